@@ -1,0 +1,55 @@
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.db import models
+from django.utils import timezone
+
+
+class UserManager(BaseUserManager["User"]):
+    use_in_migrations = True
+
+    def create_user(self, email: str, password: str | None = None, **fields) -> "User":
+        if not email:
+            raise ValueError("An email address is required")
+        email = self.normalize_email(email)
+        fields.setdefault("display_name", email.split("@")[0])
+        user = self.model(email=email, **fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email: str, password: str | None = None, **fields) -> "User":
+        fields.update(is_staff=True, is_superuser=True)
+        return self.create_user(email, password, **fields)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """A player. The email address is the login; other players see only the display name."""
+
+    email = models.EmailField("email address", unique=True)
+    display_name = models.CharField(
+        max_length=40, help_text="The name other players see at the table."
+    )
+    is_staff = models.BooleanField(default=False)
+    is_active = models.BooleanField(default=True)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS = ["display_name"]
+
+    class Meta:
+        ordering = ["display_name"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def clean(self) -> None:
+        super().clean()
+        self.email = type(self).objects.normalize_email(self.email)
+
+    def get_full_name(self) -> str:
+        return self.display_name
+
+    def get_short_name(self) -> str:
+        return self.display_name

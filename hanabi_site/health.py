@@ -1,0 +1,37 @@
+"""/healthz: is this process able to reach the database and the broker?"""
+
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+
+from hanabi_site.celery import app as celery_app
+
+
+def _check_database() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return "ok"
+
+
+def _check_broker() -> str:
+    with celery_app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, interval_start=0, timeout=3)
+        # Opening a channel makes the transport really talk to the broker.
+        _ = conn.default_channel
+    return "ok"
+
+
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    checks = {"database": _check_database, "broker": _check_broker}
+    results: dict[str, str] = {}
+    for name, check in checks.items():
+        try:
+            results[name] = check()
+        except Exception as exc:  # any failure is the answer we report
+            results[name] = f"failed: {type(exc).__name__}: {exc}"
+    healthy = all(value == "ok" for value in results.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "failed", **results}, status=200 if healthy else 503
+    )

@@ -1,0 +1,50 @@
+"""Shared fixtures, and the markers that say which real services a test needs.
+
+A test marked `postgres` or `redis` is skipped, with the reason shown, when that service
+is not configured (the embedded default). Under CI (CI=true) nothing is skipped for
+this reason: a missing service must fail the run, not hide it.
+"""
+
+import os
+import shutil
+
+import pytest
+from django.conf import settings
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _database_vendor() -> str:
+    engine = settings.DATABASES["default"]["ENGINE"]
+    return engine.rsplit(".", 1)[-1]
+
+
+def _missing_services() -> dict[str, str]:
+    missing = {}
+    if _database_vendor() != "postgresql":
+        missing["postgres"] = "needs PostgreSQL: set DATABASE_URL=postgres://…"
+    if not settings.REDIS_URL:
+        missing["redis"] = "needs Redis: set REDIS_URL=redis://…"
+    if not shutil.which(CHROMIUM):
+        missing["browser"] = f"needs Debian's chromium at {CHROMIUM} (apt install chromium)"
+    return missing
+
+
+def pytest_report_header(config) -> list[str]:
+    database = settings.DATABASES["default"]
+    where = database.get("HOST") or database["NAME"]
+    return [
+        f"database: {_database_vendor()} ({where})",
+        f"broker: {settings.CELERY_BROKER_URL.split('@')[-1]}",
+        f"CI: {'yes' if os.environ.get('CI') else 'no'}",
+    ]
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if os.environ.get("CI"):
+        return
+    missing = _missing_services()
+    for item in items:
+        for marker, reason in missing.items():
+            if marker in item.keywords:
+                item.add_marker(pytest.mark.skip(reason=reason))
