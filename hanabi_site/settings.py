@@ -100,6 +100,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    # Signed, expiring login links in emails (django-sesame).
+    "sesame.backends.ModelBackend",
+]
+SESAME_MAX_AGE = 60 * 60 * 24 * 7  # the longest a link may live; each kind of link sets its own
+SESAME_ONE_TIME = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
