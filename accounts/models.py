@@ -1,5 +1,6 @@
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 
@@ -15,6 +16,11 @@ class UserManager(BaseUserManager["User"]):
         user.set_password(password)
         user.save(using=self._db)
         return user
+
+    def get_by_natural_key(self, email: str | None) -> "User":
+        # Addresses are unique whatever their case (see Meta), so a person may type
+        # theirs in any case to log in.
+        return self.get(email__iexact=email)
 
     def create_superuser(self, email: str, password: str | None = None, **fields) -> "User":
         fields.update(is_staff=True, is_superuser=True)
@@ -40,6 +46,13 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     class Meta:
         ordering = ["display_name"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("email"),
+                name="accounts_user_email_ci_unique",
+                violation_error_message="An account with this email address already exists.",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.display_name

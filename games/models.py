@@ -1,0 +1,212 @@
+"""Games, their seats and moves, and the outbox of side effects.
+
+A game's state is never stored: the engine rebuilds it from (options, seed, moves). What
+is stored on Game is a summary (turn, whose turn, score, …) so that list pages are cheap.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from games.engine import GameOptions
+
+
+def new_seed() -> int:
+    """A random 63-bit seed: fits a signed 64-bit column on every database."""
+    return secrets.randbits(63)
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for players"
+        PLAYING = "playing", "playing"
+        FINISHED = "finished", "finished"
+        ABORTED = "aborted", "aborted"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "open in the lobby"
+        INVITE = "invite", "by invitation only"
+
+    options = models.JSONField(help_text="The engine's GameOptions.to_dict().")
+    seed = models.BigIntegerField(default=new_seed)
+    deck = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="An explicit deck as [[suit, rank], …]; null: the deck comes from the seed.",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.INVITE
+    )
+    invite_code = models.CharField(max_length=32, default=new_invite_code)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    # The summary, written by services after every change.
+    turn = models.PositiveIntegerField(default=0, help_text="Moves made so far.")
+    current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.PositiveSmallIntegerField(default=0)
+    max_score = models.PositiveSmallIntegerField(default=25)
+    end = models.CharField(max_length=20, blank=True, help_text="How the game ended.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["-created_at"],
+                name="game_open_public",
+                condition=Q(status="open", visibility="public"),
+            ),
+            models.Index(fields=["status", "-finished_at"], name="game_status_finished"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.game_options.describe()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", args=[self.pk])
+
+    @property
+    def game_options(self) -> GameOptions:
+        return GameOptions.from_dict(self.options)
+
+    @property
+    def deck_source(self) -> int | list:
+        """What the engine deals from: the explicit deck if there is one, else the seed."""
+        return self.deck if self.deck is not None else self.seed
+
+    @property
+    def players(self) -> int:
+        return self.options["players"]
+
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    def is_playing(self) -> bool:
+        return self.status == self.Status.PLAYING
+
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+
+class Seat(models.Model):
+    """A place at the table. Before the start, `position` is the joining order; the start
+    shuffles the players into their final positions (seat 0 moves first)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["game", "user"], name="seat_unique_user", condition=Q(user__isnull=False)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position + 1} of game {self.game_id}: {self.name}"
+
+    @property
+    def name(self) -> str:
+        return self.user.display_name if self.user_id else "(empty)"
+
+
+class Move(models.Model):
+    """One action, append-only. (game, turn) is unique: exactly one move per turn."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    turn = models.PositiveIntegerField(help_text="0 for the first move of the game.")
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField(help_text="The engine's action_to_dict().")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "turn"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "turn"], name="move_unique_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} turn {self.turn}: {self.action}"
+
+
+class Invitation(models.Model):
+    """An invitation sent by email; the email carries the game's invite link."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "email"], name="invitation_unique_email"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} to game {self.game_id}"
+
+
+class ImportedReplay(models.Model):
+    """A game imported from a hanab.live JSON file, kept to be watched as a replay."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="imported_replays"
+    )
+    options = models.JSONField()
+    deck = models.JSONField(help_text="[[suit, rank], …], top of the deck first.")
+    actions = models.JSONField(help_text="The engine's action dicts.")
+    player_names = models.JSONField()
+    file_name = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"imported replay {self.pk} ({', '.join(self.player_names)})"
+
+
+class Outbox(models.Model):
+    """A side effect to carry out after the transaction that caused it commits.
+
+    Written in the same transaction as the change; a Celery task claims the row and does
+    the work; the sweep re-enqueues rows that are due and unclaimed, so a broker outage or
+    a crashed worker delays the work and never loses it.
+    """
+
+    class Kind(models.TextChoices):
+        INVITATION = "invitation", "invitation email"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    payload = models.JSONField(default=dict)
+    due_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "outbox"
+        indexes = [
+            models.Index(fields=["due_at"], name="outbox_pending", condition=Q(done_at=None)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"

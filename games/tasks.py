@@ -1,10 +1,9 @@
-"""Celery tasks: thin wrappers that call games.services. Arguments are JSON (ids, not objects)."""
-
-import logging
+"""Celery tasks: thin wrappers that call games.services or games.outbox. Arguments are JSON
+(ids, not objects), and every task is safe to run twice."""
 
 from celery import shared_task
 
-logger = logging.getLogger(__name__)
+from games import outbox
 
 
 @shared_task
@@ -14,9 +13,11 @@ def ping(token: str) -> str:
 
 
 @shared_task
+def run_outbox(row_id: int) -> bool:
+    return outbox.run(row_id)
+
+
+@shared_task
 def sweep() -> dict[str, int]:
-    """Run every minute by beat. Later issues add the work it claims: overdue turn
-    deadlines and outbox rows that are due but were never enqueued."""
-    done: dict[str, int] = {}
-    logger.debug("sweep: %s", done)
-    return done
+    """Run every minute by beat: re-enqueue outbox rows that are due but were never run."""
+    return {"outbox_enqueued": outbox.enqueue_due()}

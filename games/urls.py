@@ -2,6 +2,20 @@ from django.urls import path
 
 from games import views
 
+app_name = "games"
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("games/new/", views.new_game, name="new"),
+    path("games/import/", views.import_game, name="import"),
+    path("games/<int:game_id>/", views.detail, name="detail"),
+    path("games/<int:game_id>/join/<str:code>/", views.invite_link, name="invite"),
+    path("games/<int:game_id>/join/", views.join, name="join"),
+    path("games/<int:game_id>/leave/", views.leave, name="leave"),
+    path("games/<int:game_id>/cancel/", views.cancel, name="cancel"),
+    path("games/<int:game_id>/start/", views.start, name="start"),
+    path("games/<int:game_id>/invite/", views.invite, name="invite_email"),
+    path("games/<int:game_id>/poll/", views.poll, name="poll"),
+    path("games/<int:game_id>/move/", views.move, name="move"),
+    path("games/<int:game_id>/replay/<int:turn>/", views.replay_view, name="replay"),
+    path("games/<int:game_id>/export.json", views.export, name="export"),
+    path("replays/<int:replay_id>/<int:turn>/", views.imported_replay, name="imported"),
 ]

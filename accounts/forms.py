@@ -1,0 +1,97 @@
+import logging
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import BaseUserCreationForm, PasswordResetForm
+from django.urls import reverse
+
+from accounts import emails
+from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+EMAIL_TAKEN = "An account with this email address already exists."
+
+
+def _email_taken(email: str, except_user: User | None = None) -> bool:
+    others = User.objects.filter(email__iexact=email)
+    if except_user is not None:
+        others = others.exclude(pk=except_user.pk)
+    return others.exists()
+
+
+class SignupForm(BaseUserCreationForm):
+    """Email, display name, and a password typed twice (checked by Django's validators)."""
+
+    class Meta:
+        model = User
+        fields = ("email", "display_name")
+        widgets = {
+            "email": forms.EmailInput(attrs={"autocomplete": "email"}),
+            "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
+        }
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if _email_taken(email):
+            raise forms.ValidationError(
+                EMAIL_TAKEN + " Log in instead, or ask for a login link.", code="unique"
+            )
+        return email
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("display_name", "email")
+        widgets = {
+            "email": forms.EmailInput(attrs={"autocomplete": "email"}),
+            "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
+        }
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if _email_taken(email, except_user=self.instance):
+            raise forms.ValidationError(EMAIL_TAKEN, code="unique")
+        return email
+
+
+class LoginLinkForm(forms.Form):
+    email = forms.EmailField(
+        label="Email address",
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    # Where the link should lead; checked again when the link is made.
+    next = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+class EmailedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending its email through `accounts.emails` with an
+    absolute link built from SITE_URL."""
+
+    email = forms.EmailField(
+        label="Email address",
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        path = reverse(
+            "accounts:password_reset_confirm",
+            kwargs={"uidb64": context["uid"], "token": context["token"]},
+        )
+        try:
+            emails.send_password_reset(context["user"], settings.SITE_URL + path)
+        except Exception:
+            # Like Django's own form: the page must not tell whether the address exists.
+            logger.exception("Failed to send password reset email to user %s", context["user"].pk)

@@ -1,0 +1,88 @@
+"""The rules of Hanabi as this project plays them (shared/RULES.md). Pure Python, no Django.
+
+Typical use::
+
+    options = GameOptions(players=3, multicolour=1)
+    state = new_game(options, seed=12345)
+    state.apply(Clue(target=1, colour="blue"))     # raises IllegalAction if not allowed
+    view = view_for(state, seat=2, names=["Ann", "Bob", "Cid"])
+
+    state = replay(options, 12345, stored_action_dicts)   # rebuild from the moves
+"""
+
+from .actions import (
+    Action,
+    Clue,
+    Discard,
+    IllegalAction,
+    MalformedAction,
+    Play,
+    action_from_dict,
+    action_text,
+    action_to_dict,
+)
+from .cards import SUIT_LETTERS, SUITS, Card, deck_composition
+from .hanablive import (
+    ExportError,
+    HanabLiveImportError,
+    ImportedGame,
+    from_hanablive,
+    to_hanablive,
+)
+from .history import describe, end_text, history_text
+from .knowledge import clue_notes, possible_counted, possible_identities, visible_counts
+from .options import MAX_CLUE_TOKENS, MULTICOLOUR_VARIANTS, GameOptions, InvalidOptions
+from .record import GameRecord, RecordError, from_record, to_record
+from .shuffle import SplitMix64, new_deck, seating_order
+from .state import End, Event, GameState, InvalidDeck, new_game, rating_word, replay
+from .views import event_dict, finished_view, spectator_view, view_for
+
+__all__ = [
+    "MAX_CLUE_TOKENS",
+    "MULTICOLOUR_VARIANTS",
+    "SUITS",
+    "SUIT_LETTERS",
+    "Action",
+    "Card",
+    "Clue",
+    "Discard",
+    "End",
+    "Event",
+    "ExportError",
+    "GameOptions",
+    "GameRecord",
+    "GameState",
+    "HanabLiveImportError",
+    "IllegalAction",
+    "ImportedGame",
+    "InvalidDeck",
+    "InvalidOptions",
+    "MalformedAction",
+    "Play",
+    "RecordError",
+    "SplitMix64",
+    "action_from_dict",
+    "action_text",
+    "action_to_dict",
+    "clue_notes",
+    "deck_composition",
+    "describe",
+    "end_text",
+    "event_dict",
+    "finished_view",
+    "from_hanablive",
+    "from_record",
+    "history_text",
+    "new_deck",
+    "new_game",
+    "possible_counted",
+    "possible_identities",
+    "rating_word",
+    "replay",
+    "seating_order",
+    "spectator_view",
+    "to_hanablive",
+    "to_record",
+    "view_for",
+    "visible_counts",
+]

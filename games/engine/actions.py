@@ -1,0 +1,182 @@
+"""The three actions (clue, play, discard) and their JSON form.
+
+Actions name cards by id (position in the deck, 0 = first card dealt), never by hand slot,
+so a move made from a stale page cannot hit a different card. Actions are small immutable
+values: equal actions compare equal and hash alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import SUIT_INDEX, SUITS
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. Nothing was changed.
+
+    ``reason`` is the human-readable why; ``index`` is set by replay() to the position of
+    the offending action in the list it was given.
+    """
+
+    def __init__(self, reason: str, index: int | None = None) -> None:
+        super().__init__(reason if index is None else f"action {index}: {reason}")
+        self.reason = reason
+        self.index = index
+
+
+class MalformedAction(IllegalAction):
+    """Not an action at all (a bad dict, a missing field, a colour that does not exist)."""
+
+
+def _check_index(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise MalformedAction(f"{name} must be a non-negative integer, not {value!r}")
+
+
+class _Action:
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    def _key(self) -> tuple:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._key() == self._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key()))
+
+    def __reduce__(self):
+        return (type(self), self._key())
+
+
+class Clue(_Action):
+    """Tell player ``target`` (a seat) every card of one colour or one rank in their hand."""
+
+    __slots__ = ("target", "colour", "rank")
+    target: int
+    colour: str | None
+    rank: int | None
+
+    def __init__(self, target: int, colour: str | None = None, rank: int | None = None) -> None:
+        _check_index("a clue's target", target)
+        if (colour is None) == (rank is None):
+            raise MalformedAction("a clue names exactly one colour or one rank")
+        if colour is not None and colour not in SUIT_INDEX:
+            raise MalformedAction(f"{colour!r} is not a colour; the colours are {', '.join(SUITS)}")
+        if rank is not None and (isinstance(rank, bool) or rank not in (1, 2, 3, 4, 5)):
+            raise MalformedAction(f"a clue's rank must be 1 to 5, not {rank!r}")
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "colour", colour)
+        object.__setattr__(self, "rank", rank)
+
+    def _key(self) -> tuple:
+        return (self.target, self.colour, self.rank)
+
+    def __repr__(self) -> str:
+        value = f"colour={self.colour!r}" if self.colour is not None else f"rank={self.rank}"
+        return f"Clue(target={self.target}, {value})"
+
+
+class Play(_Action):
+    """Play card ``card_id`` from the mover's hand onto the fireworks."""
+
+    __slots__ = ("card_id",)
+    card_id: int
+
+    def __init__(self, card_id: int) -> None:
+        _check_index("card_id", card_id)
+        object.__setattr__(self, "card_id", card_id)
+
+    def _key(self) -> tuple:
+        return (self.card_id,)
+
+    def __repr__(self) -> str:
+        return f"Play(card_id={self.card_id})"
+
+
+class Discard(_Action):
+    """Discard card ``card_id`` from the mover's hand, regaining a clue token."""
+
+    __slots__ = ("card_id",)
+    card_id: int
+
+    def __init__(self, card_id: int) -> None:
+        _check_index("card_id", card_id)
+        object.__setattr__(self, "card_id", card_id)
+
+    def _key(self) -> tuple:
+        return (self.card_id,)
+
+    def __repr__(self) -> str:
+        return f"Discard(card_id={self.card_id})"
+
+
+Action = Clue | Play | Discard
+
+
+def action_to_dict(action: Action) -> dict:
+    """JSON-able form: {"type": "clue", "target": 1, "colour": "blue"} or
+    {"type": "clue", "target": 1, "rank": 3}, {"type": "play", "card_id": 7},
+    {"type": "discard", "card_id": 7}."""
+    if type(action) is Clue:
+        if action.colour is not None:
+            return {"type": "clue", "target": action.target, "colour": action.colour}
+        return {"type": "clue", "target": action.target, "rank": action.rank}
+    if type(action) is Play:
+        return {"type": "play", "card_id": action.card_id}
+    if type(action) is Discard:
+        return {"type": "discard", "card_id": action.card_id}
+    raise MalformedAction(f"not an action: {action!r}")
+
+
+def action_from_dict(data: object) -> Action:
+    """The inverse of action_to_dict; raises MalformedAction saying what is wrong."""
+    if not isinstance(data, dict):
+        raise MalformedAction(f"an action must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if kind == "clue":
+        _only_keys(data, {"type", "target", "colour", "rank"})
+        if "target" not in data:
+            raise MalformedAction("a clue needs a target")
+        colour = data.get("colour")
+        if isinstance(colour, str):
+            colour = colour.lower()
+        return Clue(data["target"], colour=colour, rank=data.get("rank"))
+    if kind in ("play", "discard"):
+        _only_keys(data, {"type", "card_id"})
+        if "card_id" not in data:
+            raise MalformedAction(f"a {kind} needs a card_id")
+        return Play(data["card_id"]) if kind == "play" else Discard(data["card_id"])
+    raise MalformedAction(f"an action's type must be clue, play or discard, not {kind!r}")
+
+
+def _only_keys(data: dict, allowed: set[str]) -> None:
+    extra = sorted(set(data) - allowed, key=str)
+    if extra:
+        raise MalformedAction(f"unexpected field(s) in an action: {', '.join(map(str, extra))}")
+
+
+def action_text(action: Action, names: Sequence[str] | None = None, seat: int | None = None) -> str:
+    """A short description that reveals nothing hidden: 'Ann plays card 12',
+    'Ann clues Bob: blue'. Used in error messages, where the card's identity may be secret."""
+    who = _name(names, seat) if seat is not None else None
+    if type(action) is Clue:
+        value = action.colour if action.colour is not None else f"{action.rank}s"
+        text = f"clues {_name(names, action.target)}: {value}"
+    elif type(action) is Play:
+        text = f"plays card {action.card_id}"
+    elif type(action) is Discard:
+        text = f"discards card {action.card_id}"
+    else:
+        return repr(action)
+    return f"{who} {text}" if who else text
+
+
+def _name(names: Sequence[str] | None, seat: int) -> str:
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return f"player {seat + 1}"

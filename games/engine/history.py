@@ -1,0 +1,85 @@
+"""A game's history in words: "Ann clues Bob: blue, touching 2 cards", "Bob plays red 3".
+
+Every sentence tells only what the whole table saw (played and discarded cards are face up),
+so the history is safe to show to any player at any time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import SUITS
+from .options import MAX_CLUE_TOKENS
+from .state import End, Event, GameState, rating_word
+
+
+def player_name(names: Sequence[str] | None, seat: int) -> str:
+    """The seat's name, or 'Player 1' for seat 0 when no names are given."""
+    if names is not None and 0 <= seat < len(names):
+        return str(names[seat])
+    return f"Player {seat + 1}"
+
+
+def clue_value_text(colour: int | None, rank: int | None) -> str:
+    return SUITS[colour] if colour is not None else f"{rank}s"
+
+
+def describe(event: Event, state: GameState, names: Sequence[str] | None = None) -> str:
+    """One sentence for one event of ``state``'s game."""
+    who = player_name(names, event.seat)
+    if event.kind == "clue":
+        count = len(event.touched)
+        touching = (
+            "touching no cards"
+            if count == 0
+            else f"touching {count} card" + ("s" if count > 1 else "")
+        )
+        value = clue_value_text(event.colour, event.rank)
+        return f"{who} clues {player_name(names, event.target)}: {value}, {touching}"
+    card = state.deck[event.card_id]
+    if event.kind == "discard":
+        return f"{who} discards {card.name}"
+    if not event.placed:
+        burn = "last fuse burns" if event.fuses_left == 0 else "fuse burns"
+        return f"{who} misplays {card.name} ({burn})"
+    text = f"{who} plays {card.name}"
+    if event.bonus:
+        text += f" (the {card.suit_name} firework is complete: a clue token comes back)"
+    elif card.rank == 5:
+        text += (
+            f" (the {card.suit_name} firework is complete; all {MAX_CLUE_TOKENS} clue tokens "
+            "were already available)"
+        )
+    return text
+
+
+def history_text(state: GameState, names: Sequence[str] | None = None) -> list[str]:
+    """Every action so far, one sentence each, oldest first."""
+    return [describe(event, state, names) for event in state.events]
+
+
+def end_text(state: GameState, names: Sequence[str] | None = None) -> str | None:
+    """How the game ended, in words; None while it goes on."""
+    end = state.end
+    if end is None:
+        return None
+    options = state.options
+    rating = rating_word(state.score, options)
+    if end is End.PERFECT:
+        if options.until_perfect:
+            return "Victory: every firework is complete."
+        return f"Every firework is complete: {state.score} points, {rating}!"
+    if end is End.STRIKEOUT:
+        return "The last fuse burned: the game is lost and scores 0."
+    if end is End.DEFEAT_LOST_CARD:
+        last = state.events[-1]
+        card = state.deck[last.card_id]
+        return f"Defeat: the last {card.name} is gone, so the display can no longer be perfect."
+    if end is End.DEFEAT_NO_ACTION:
+        who = player_name(names, state.turn % state.players)
+        return f"Defeat: {who} has no card and no clue token, and nobody may pass."
+    if end is End.LAST_ROUND:
+        return f"The last round is over: {state.score} points, {rating}."
+    return (
+        f"No remaining card can raise the score, so the game ends: {state.score} points, {rating}."
+    )

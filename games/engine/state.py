@@ -1,0 +1,664 @@
+"""The state of a game, the rules that change it, and how a game ends and scores.
+
+``GameState.apply(action)`` checks the action against every rule first and raises
+IllegalAction (changing nothing) if it breaks one; otherwise it changes the state **in place**
+and returns the Event that records what happened. Use ``copy()`` to simulate without
+touching the original. The state is a pure function of (options, deck or seed, actions):
+``replay`` rebuilds it, exactly.
+
+Hot paths use plain ints: a card is its id (position in the deck); its identity is an int
+``suit * 5 + rank - 1``; sets of identities are int bitmasks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import NamedTuple
+
+from .actions import (
+    Action,
+    Clue,
+    Discard,
+    IllegalAction,
+    MalformedAction,
+    Play,
+    action_from_dict,
+    action_text,
+)
+from .cards import (
+    IDENTITIES,
+    MAX_RANK,
+    MULTICOLOUR,
+    RANK_MASK,
+    SUIT_INDEX,
+    SUIT_MASK,
+    SUITS,
+    Card,
+    copies_per_identity,
+)
+from .options import MAX_CLUE_TOKENS, GameOptions
+from .shuffle import new_deck
+
+
+class End(StrEnum):
+    """How a game ended. The value is the stable string stored and exported."""
+
+    STRIKEOUT = "strikeout"  # the last fuse burned: lost, score 0
+    PERFECT = "perfect"  # every firework complete: maximum score (victory until perfect)
+    LAST_ROUND = "last_round"  # the round after the last card was drawn is over
+    NO_MORE_POINTS = "no_more_points"  # no remaining card can still raise the score
+    DEFEAT_LOST_CARD = "defeat_lost_card"  # until perfect: a card the display needs is gone
+    DEFEAT_NO_ACTION = "defeat_no_action"  # until perfect: a player can neither act nor pass
+
+    @property
+    def lost(self) -> bool:
+        """True for the endings that score 0."""
+        return self in _LOSING_ENDS
+
+    @property
+    def text(self) -> str:
+        return _END_TEXT[self]
+
+
+_LOSING_ENDS = frozenset({End.STRIKEOUT, End.DEFEAT_LOST_CARD, End.DEFEAT_NO_ACTION})
+_END_TEXT = {
+    End.STRIKEOUT: "the last fuse burned",
+    End.PERFECT: "every firework is complete",
+    End.LAST_ROUND: "the last round is over",
+    End.NO_MORE_POINTS: "no remaining card can raise the score",
+    End.DEFEAT_LOST_CARD: "a card the display needed is lost, so it can no longer be perfect",
+    End.DEFEAT_NO_ACTION: "a player had no card and no clue token, and nobody may pass",
+}
+
+
+class Event(NamedTuple):
+    """What one action did. ``turn`` is the action's index (0 = the first action)."""
+
+    turn: int
+    seat: int  # who acted
+    kind: str  # "clue", "play" or "discard"
+    card_id: int | None = None  # play, discard: the card
+    placed: bool | None = None  # play: True if it joined its firework, False if it misplayed
+    bonus: bool = False  # play: a 5 gave a clue token back
+    drawn: int | None = None  # play, discard: the card drawn to replace it, if any
+    target: int | None = None  # clue: the seat clued
+    colour: int | None = None  # clue: the suit index of the colour named
+    rank: int | None = None  # clue: the rank named
+    touched: tuple[int, ...] = ()  # clue: ids of the cards it touched
+    hand: tuple[int, ...] = ()  # clue: the target's hand (newest first) when clued
+    clue_tokens: int = 0  # clue tokens available after the action
+    fuses_left: int = 0  # fuses left after the action
+
+
+def rating_word(score: int, options: GameOptions) -> str:
+    """The rating of a final score (rulebook scale; with six suits, 25-29 is amazing).
+
+    Play until perfect has no scale: the result is victory or defeat.
+    """
+    if options.until_perfect:
+        return "victory" if score == options.max_score else "defeat"
+    if score >= options.max_score:
+        return "legendary"
+    if score >= 21:
+        return "amazing"
+    if score >= 16:
+        return "excellent"
+    if score >= 11:
+        return "honourable attempt"
+    if score >= 6:
+        return "mediocre"
+    return "horrible"
+
+
+class InvalidDeck(ValueError):
+    """A deck given explicitly does not match the options' deck composition."""
+
+
+def check_deck(options: GameOptions, deck: Iterable) -> tuple[Card, ...]:
+    """The deck as Cards, or InvalidDeck if it is not exactly the variant's cards."""
+    cards: list[Card] = []
+    for position, item in enumerate(deck):
+        try:
+            suit, rank = item
+        except (TypeError, ValueError):
+            raise InvalidDeck(f"deck position {position} is not a card: {item!r}") from None
+        if (
+            isinstance(suit, bool)
+            or not isinstance(suit, int)
+            or not 0 <= suit < options.num_suits
+            or isinstance(rank, bool)
+            or rank not in (1, 2, 3, 4, 5)
+        ):
+            raise InvalidDeck(f"deck position {position} is not a card of this game: {item!r}")
+        cards.append(Card(suit, rank))
+    wanted = copies_per_identity(options.multicolour)
+    counts = [0] * IDENTITIES
+    for card in cards:
+        counts[card.identity] += 1
+    if counts != list(wanted):
+        if len(cards) != sum(wanted):
+            raise InvalidDeck(f"the deck has {len(cards)} cards; this game needs {sum(wanted)}")
+        for ident, (have, need) in enumerate(zip(counts, wanted, strict=True)):
+            if have != need:
+                card = Card(ident // MAX_RANK, ident % MAX_RANK + 1)
+                raise InvalidDeck(f"the deck has {have} × {card.name}; this game has {need}")
+    return tuple(cards)
+
+
+class GameState:
+    """One game in progress or finished. See the module docstring for how it changes."""
+
+    __slots__ = (
+        # fixed for the whole game (shared by copies)
+        "options",
+        "seed",
+        "deck",
+        "players",
+        "num_suits",
+        "max_score",
+        "_suit",
+        "_rank",
+        "_ident",
+        "_bit",
+        "_colour_touch",
+        "_variant_mask",
+        # changing
+        "_hands",
+        "_next",
+        "_fireworks",
+        "clue_tokens",
+        "fuses_left",
+        "_discards",
+        "_played",
+        "turn",
+        "end_turn",
+        "end",
+        "events",
+        "actions",
+        "_masks",
+        "_left",
+        "_max_reach",
+        "_score",
+    )
+
+    def __init__(self, options: GameOptions, deck: Sequence, seed: int | None = None) -> None:
+        """Deal a new game. Prefer new_game(); ``deck`` is checked against the options."""
+        if not isinstance(options, GameOptions):
+            raise TypeError("options must be a GameOptions")
+        deck = check_deck(options, deck)
+        self.options = options
+        self.seed = seed
+        self.deck = deck
+        self.players = n = options.players
+        self.num_suits = options.num_suits
+        self.max_score = options.max_score
+        self._suit = tuple(card.suit for card in deck)
+        self._rank = tuple(card.rank for card in deck)
+        self._ident = tuple(card.identity for card in deck)
+        self._bit = tuple(1 << ident for ident in self._ident)
+        touch = [0] * len(SUITS)
+        for colour in options.clue_colours:
+            c = SUIT_INDEX[colour]
+            touch[c] = SUIT_MASK[c]
+            if options.wild_multicolour:
+                touch[c] |= SUIT_MASK[MULTICOLOUR]
+        self._colour_touch = tuple(touch)
+        self._variant_mask = variant_mask = sum(SUIT_MASK[: self.num_suits])
+
+        size = options.hand_size
+        # Seat 0 takes a full hand first. The newest card is slot 1 (index 0), so each dealt
+        # hand lists its cards last-dealt first.
+        self._hands = [
+            list(range(seat * size + size - 1, seat * size - 1, -1)) for seat in range(n)
+        ]
+        self._next = n * size
+        self._fireworks = [0] * self.num_suits
+        self.clue_tokens = MAX_CLUE_TOKENS
+        self.fuses_left = options.fuses
+        self._discards: list[int] = []
+        self._played: list[int] = []
+        self.turn = 0
+        self.end_turn: int | None = None
+        self.end: End | None = None
+        self.events: list[Event] = []
+        self.actions: list[Action] = []
+        self._masks = [variant_mask] * len(deck)
+        self._left = list(copies_per_identity(options.multicolour))
+        self._score = 0
+        self._max_reach = self.max_score
+
+    # -- reading the state -----------------------------------------------------------------
+
+    @property
+    def current_seat(self) -> int | None:
+        """Whose turn it is; None once the game is over."""
+        return None if self.end is not None else self.turn % self.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def won(self) -> bool:
+        """Victory: every firework complete."""
+        return self.end is End.PERFECT
+
+    @property
+    def fireworks_total(self) -> int:
+        """The sum of the fireworks' top cards, whatever the ending."""
+        return self._score
+
+    @property
+    def score(self) -> int:
+        """The score: the fireworks' total, or 0 after a losing ending."""
+        if self.end is not None and self.end in _LOSING_ENDS:
+            return 0
+        return self._score
+
+    @property
+    def max_reachable_score(self) -> int:
+        """The best score still possible: each firework can rise while some copy of its next
+        card is not lost (discarded or misplayed); in the last round each remaining turn can
+        play at most one card. Once the game is over, the final score."""
+        if self.end is not None:
+            return self.score
+        best = self._max_reach
+        if self.end_turn is not None:
+            best = min(best, self._score + self.end_turn - self.turn)
+        return best
+
+    @property
+    def deck_size(self) -> int:
+        """Cards left to draw."""
+        return len(self.deck) - self._next
+
+    @property
+    def turns_left(self) -> int | None:
+        """Turns left once the last card is drawn (the final round); None before that."""
+        if self.end_turn is None:
+            return None
+        return max(0, self.end_turn - self.turn)
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        """Card ids in each seat's hand, newest first (index 0 is slot 1)."""
+        return tuple(tuple(hand) for hand in self._hands)
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        return tuple(self._hands[seat])
+
+    @property
+    def fireworks(self) -> tuple[int, ...]:
+        """The height (top rank, 0 if none) of each suit's firework, in suit order."""
+        return tuple(self._fireworks)
+
+    @property
+    def discards(self) -> tuple[int, ...]:
+        """Ids of the discarded and misplayed cards, in the order they went to the pile."""
+        return tuple(self._discards)
+
+    @property
+    def played(self) -> tuple[int, ...]:
+        """Ids of the cards placed on the fireworks, in the order they were played."""
+        return tuple(self._played)
+
+    @property
+    def cards_drawn(self) -> int:
+        """How many cards have left the deck (the next card to draw has this id)."""
+        return self._next
+
+    def card(self, card_id: int) -> Card:
+        return self.deck[card_id]
+
+    def clue_mask(self, card_id: int) -> int:
+        """Bitmask of the identities the card can be, given the clues it received."""
+        return self._masks[card_id]
+
+    def copies_left(self, ident: int) -> int:
+        """Copies of an identity not yet played, discarded or misplayed."""
+        return self._left[ident]
+
+    def card_location(self, card_id: int) -> tuple[str, int | None]:
+        """('hand', seat), ('deck', None), ('discards', None) or ('fireworks', None)."""
+        if card_id >= self._next:
+            return ("deck", None)
+        for seat, hand in enumerate(self._hands):
+            if card_id in hand:
+                return ("hand", seat)
+        if card_id in self._played:
+            return ("fireworks", None)
+        return ("discards", None)
+
+    def summary(self) -> dict:
+        """The small JSON-able summary a web page or database row needs."""
+        return {
+            "turn": self.turn,
+            "current_seat": self.current_seat,
+            "is_over": self.is_over,
+            "end": None if self.end is None else str(self.end),
+            "score": self.score,
+            "max_score": self.max_score,
+            "max_reachable_score": self.max_reachable_score,
+            "clue_tokens": self.clue_tokens,
+            "fuses_left": self.fuses_left,
+            "deck_size": self.deck_size,
+            "turns_left": self.turns_left,
+        }
+
+    def fingerprint(self) -> tuple:
+        """Everything that changes during a game, as one comparable value."""
+        return (
+            self.turn,
+            tuple(map(tuple, self._hands)),
+            self._next,
+            tuple(self._fireworks),
+            self.clue_tokens,
+            self.fuses_left,
+            tuple(self._discards),
+            tuple(self._played),
+            self.end_turn,
+            self.end,
+            tuple(self._masks),
+            tuple(self._left),
+            tuple(self.events),
+        )
+
+    # -- legality ----------------------------------------------------------------------------
+
+    def clue_touches(self, target: int, colour: str | None = None, rank: int | None = None):
+        """Ids of the cards in ``target``'s hand that the clue would touch."""
+        touch = self._clue_touch_mask(colour, rank)
+        bit = self._bit
+        return tuple(cid for cid in self._hands[target] if bit[cid] & touch)
+
+    def _clue_touch_mask(self, colour: str | None, rank: int | None) -> int:
+        if colour is not None:
+            c = SUIT_INDEX[colour]
+            touch = self._colour_touch[c]
+            if not touch:
+                if c >= self.num_suits:
+                    raise IllegalAction(f"there is no {colour} suit in this game")
+                raise IllegalAction(
+                    "nobody can clue multicolour with wild multicolour: "
+                    "every colour clue touches multicolour cards"
+                )
+            return touch
+        return RANK_MASK[rank]
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the player whose turn it is: plays, discards, clues."""
+        if self.end is not None:
+            return []
+        seat = self.turn % self.players
+        hand = self._hands[seat]
+        actions: list[Action] = [Play(cid) for cid in hand]
+        if self.clue_tokens < MAX_CLUE_TOKENS:
+            actions += [Discard(cid) for cid in hand]
+        if self.clue_tokens > 0:
+            actions += [clue for clue, _ in self.possible_clues(seat)]
+        return actions
+
+    def possible_clues(self, giver: int) -> list[tuple[Clue, tuple[int, ...]]]:
+        """Every clue ``giver`` could give if it were their turn and a token were available,
+        with the ids each would touch (clues touching nothing only with empty clues)."""
+        empty_ok = self.options.empty_clues
+        bit = self._bit
+        touch_of_colour = self._colour_touch
+        result = []
+        for target in range(self.players):
+            if target == giver:
+                continue
+            hand = self._hands[target]
+            present = 0
+            for cid in hand:
+                present |= bit[cid]
+            for c, touch in enumerate(touch_of_colour):
+                if touch and (empty_ok or present & touch):
+                    touched = tuple(cid for cid in hand if bit[cid] & touch)
+                    result.append((Clue(target, colour=SUITS[c]), touched))
+            for r in range(1, MAX_RANK + 1):
+                touch = RANK_MASK[r]
+                if empty_ok or present & touch:
+                    touched = tuple(cid for cid in hand if bit[cid] & touch)
+                    result.append((Clue(target, rank=r), touched))
+        return result
+
+    def check(self, action: Action) -> None:
+        """Raise IllegalAction if ``action`` is not legal now; change nothing."""
+        self.copy().apply(action)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    # -- changing the state -----------------------------------------------------------------
+
+    def apply(self, action: Action) -> Event:
+        """Take ``action`` for the player whose turn it is; return what happened.
+
+        Raises IllegalAction (and changes nothing) if the rules do not allow it.
+        """
+        if self.end is not None:
+            raise IllegalAction("the game is over")
+        kind = type(action)
+        if kind is Play or kind is Discard:
+            event = self._play_or_discard(action.card_id, kind is Play)
+        elif kind is Clue:
+            event = self._clue(action)
+        else:
+            raise MalformedAction(f"not an action: {action!r}")
+        self.actions.append(action)
+        self.events.append(event)
+        self.turn += 1
+        self._check_end()
+        return event
+
+    def _clue(self, action: Clue) -> Event:
+        seat = self.turn % self.players
+        if self.clue_tokens == 0:
+            raise IllegalAction("no clue token is available")
+        target = action.target
+        if target >= self.players:
+            raise IllegalAction(f"there is no player {target + 1} in this game")
+        if target == seat:
+            raise IllegalAction("a player cannot clue themselves")
+        touch = self._clue_touch_mask(action.colour, action.rank)
+        hand = self._hands[target]
+        bit = self._bit
+        touched = tuple(cid for cid in hand if bit[cid] & touch)
+        if not touched and not self.options.empty_clues:
+            raise IllegalAction("a clue must touch at least one card (empty clues are off)")
+        masks = self._masks
+        miss = ~touch
+        for cid in hand:
+            masks[cid] &= touch if bit[cid] & touch else miss
+        self.clue_tokens -= 1
+        return Event(
+            self.turn,
+            seat,
+            "clue",
+            target=target,
+            colour=None if action.colour is None else SUIT_INDEX[action.colour],
+            rank=action.rank,
+            touched=touched,
+            hand=tuple(hand),
+            clue_tokens=self.clue_tokens,
+            fuses_left=self.fuses_left,
+        )
+
+    def _play_or_discard(self, cid: int, is_play: bool) -> Event:
+        seat = self.turn % self.players
+        hand = self._hands[seat]
+        if cid not in hand:
+            raise IllegalAction(f"card {cid} is not in your hand")
+        if not is_play and self.clue_tokens >= MAX_CLUE_TOKENS:
+            raise IllegalAction(
+                f"all {MAX_CLUE_TOKENS} clue tokens are available, so nobody may discard"
+            )
+        hand.remove(cid)
+        suit = self._suit[cid]
+        self._left[self._ident[cid]] -= 1
+        placed = None
+        bonus = False
+        if is_play:
+            placed = self._fireworks[suit] == self._rank[cid] - 1
+            if placed:
+                self._fireworks[suit] += 1
+                self._score += 1
+                self._played.append(cid)
+                if self._rank[cid] == MAX_RANK and self.clue_tokens < MAX_CLUE_TOKENS:
+                    self.clue_tokens += 1
+                    bonus = True
+            else:
+                self._discards.append(cid)
+                self.fuses_left -= 1
+                self._update_max_reach()
+        else:
+            self._discards.append(cid)
+            self.clue_tokens += 1
+            self._update_max_reach()
+        drawn = None
+        if self._next < len(self.deck):
+            drawn = self._next
+            self._next += 1
+            hand.insert(0, drawn)
+            if self._next == len(self.deck) and not self.options.until_perfect:
+                # Every player, this one included, takes exactly one more turn.
+                self.end_turn = self.turn + 1 + self.players
+        return Event(
+            self.turn,
+            seat,
+            "play" if is_play else "discard",
+            card_id=cid,
+            placed=placed,
+            bonus=bonus,
+            drawn=drawn,
+            clue_tokens=self.clue_tokens,
+            fuses_left=self.fuses_left,
+        )
+
+    def _update_max_reach(self) -> None:
+        left = self._left
+        total = 0
+        for suit, height in enumerate(self._fireworks):
+            base = suit * MAX_RANK
+            while height < MAX_RANK and left[base + height]:
+                height += 1
+            total += height
+        self._max_reach = total
+
+    def _check_end(self) -> None:
+        if self.fuses_left == 0:
+            self.end = End.STRIKEOUT
+        elif self._score == self.max_score:
+            self.end = End.PERFECT
+        elif self.options.until_perfect:
+            if self._max_reach < self.max_score:
+                self.end = End.DEFEAT_LOST_CARD
+            elif not self._can_act(self.turn % self.players):
+                self.end = End.DEFEAT_NO_ACTION
+        elif self.end_turn is not None and self.turn >= self.end_turn:
+            self.end = End.LAST_ROUND
+        elif self._max_reach == self._score:
+            self.end = End.NO_MORE_POINTS
+        elif not self._can_act(self.turn % self.players):
+            self.end = End.DEFEAT_NO_ACTION  # cannot happen without until perfect; kept safe
+
+    def _can_act(self, seat: int) -> bool:
+        if self._hands[seat]:
+            return True
+        if self.clue_tokens == 0:
+            return False
+        if self.options.empty_clues:
+            return True
+        return any(hand for other, hand in enumerate(self._hands) if other != seat)
+
+    # -- simulation -----------------------------------------------------------------------------
+
+    def copy(self) -> GameState:
+        """An independent copy to simulate on (the fixed parts are shared, not copied)."""
+        new = object.__new__(GameState)
+        new.options = self.options
+        new.seed = self.seed
+        new.deck = self.deck
+        new.players = self.players
+        new.num_suits = self.num_suits
+        new.max_score = self.max_score
+        new._suit = self._suit
+        new._rank = self._rank
+        new._ident = self._ident
+        new._bit = self._bit
+        new._colour_touch = self._colour_touch
+        new._variant_mask = self._variant_mask
+        new._hands = [hand[:] for hand in self._hands]
+        new._next = self._next
+        new._fireworks = self._fireworks[:]
+        new.clue_tokens = self.clue_tokens
+        new.fuses_left = self.fuses_left
+        new._discards = self._discards[:]
+        new._played = self._played[:]
+        new.turn = self.turn
+        new.end_turn = self.end_turn
+        new.end = self.end
+        new.events = self.events[:]
+        new.actions = self.actions[:]
+        new._masks = self._masks[:]
+        new._left = self._left[:]
+        new._max_reach = self._max_reach
+        new._score = self._score
+        return new
+
+    def __repr__(self) -> str:
+        status = f"over: {self.end}" if self.end else f"seat {self.current_seat} to move"
+        return (
+            f"<GameState turn {self.turn}, score {self.score}/{self.max_score}, "
+            f"{self.clue_tokens} clues, {self.fuses_left} fuses, {self.deck_size} in deck, "
+            f"{status}>"
+        )
+
+
+def new_game(
+    options: GameOptions, seed: int | None = None, deck: Sequence | None = None
+) -> GameState:
+    """A freshly dealt game, from a seed (the usual way) or an explicit deck (imports)."""
+    if (seed is None) == (deck is None):
+        raise ValueError("give exactly one of seed and deck")
+    if seed is not None:
+        return GameState(options, new_deck(options, seed), seed=seed)
+    return GameState(options, deck)
+
+
+def replay(
+    options: GameOptions,
+    seed_or_deck: int | Sequence,
+    actions: Iterable[Action | dict],
+    upto: int | None = None,
+) -> GameState:
+    """The state after the first ``upto`` actions (all of them if None).
+
+    Actions may be Action objects or their dicts. An illegal one raises IllegalAction whose
+    ``index`` is its position and whose message names it and says why.
+    """
+    if isinstance(seed_or_deck, int) and not isinstance(seed_or_deck, bool):
+        state = new_game(options, seed=seed_or_deck)
+    else:
+        state = new_game(options, deck=seed_or_deck)
+    actions = list(actions)
+    if upto is not None:
+        if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(actions):
+            raise ValueError(f"upto must be between 0 and {len(actions)}, not {upto!r}")
+        actions = actions[:upto]
+    apply = state.apply
+    for index, action in enumerate(actions):
+        try:
+            if type(action) is dict:
+                action = action_from_dict(action)
+            apply(action)
+        except IllegalAction as error:
+            described = action_text(action, seat=state.turn % state.players)
+            raise type(error)(f"{error.reason} ({described})", index=index) from None
+    return state

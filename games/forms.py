@@ -1,0 +1,102 @@
+from django import forms
+
+from games.engine import MULTICOLOUR_VARIANTS, GameOptions, InvalidOptions
+from games.models import Game
+
+
+class NewGameForm(forms.Form):
+    players = forms.TypedChoiceField(
+        label="Players",
+        choices=[(n, f"{n} players") for n in range(2, 7)],
+        coerce=int,
+        initial=3,
+    )
+    multicolour = forms.TypedChoiceField(
+        label="Multicolour",
+        choices=[(key, label.capitalize()) for key, label in MULTICOLOUR_VARIANTS.items()],
+        coerce=int,
+        initial=0,
+        help_text="1: a sixth suit; 2: a sixth suit with one card of each rank; "
+        "3: multicolour cards are touched by every colour clue.",
+    )
+    until_perfect = forms.BooleanField(
+        label="Play until perfect (variant 4)",
+        required=False,
+        help_text="Play on after the deck runs out until every firework is complete, or defeat.",
+    )
+    fuses = forms.TypedChoiceField(
+        label="Fuses",
+        choices=[(3, "3 (standard)"), (2, "2 (harder)"), (1, "1 (hardest)")],
+        coerce=int,
+        initial=3,
+    )
+    empty_clues = forms.BooleanField(
+        label="Allow empty clues",
+        required=False,
+        help_text="A clue may touch no card (“you have no blue cards”).",
+    )
+    visibility = forms.ChoiceField(
+        label="Who can join",
+        choices=[
+            (Game.Visibility.INVITE, "Only people with the invitation link"),
+            (Game.Visibility.PUBLIC, "Anyone: list it in the lobby"),
+        ],
+        initial=Game.Visibility.INVITE,
+        widget=forms.RadioSelect,
+    )
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        try:
+            cleaned["options"] = GameOptions(
+                players=cleaned["players"],
+                multicolour=cleaned["multicolour"],
+                until_perfect=cleaned["until_perfect"],
+                fuses=cleaned["fuses"],
+                empty_clues=cleaned["empty_clues"],
+            )
+        except InvalidOptions as error:
+            raise forms.ValidationError(str(error)) from None
+        return cleaned
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(label="Email address to invite")
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label="hanab.live game file (JSON)")
+
+
+def action_from_post(post) -> tuple[dict | None, int, str]:
+    """(the engine's action dict, the turn the page showed, an error message or '').
+
+    The form names cards by id and the turn it was made on, so a stale page can never hit
+    a different card or a later turn. Whether the action is legal is the engine's to say.
+    """
+    try:
+        expected_turn = int(post.get("turn", ""))
+    except ValueError:
+        return None, -1, "The form is incomplete: reload the page and try again."
+    kind = post.get("kind")
+    try:
+        if kind in ("play", "discard"):
+            return {"type": kind, "card_id": int(post.get("card", ""))}, expected_turn, ""
+        if kind == "clue":
+            target = int(post.get("target", ""))
+            if post.get("colour"):
+                return (
+                    {"type": "clue", "target": target, "colour": post["colour"]},
+                    expected_turn,
+                    "",
+                )
+            return (
+                {"type": "clue", "target": target, "rank": int(post.get("rank", ""))},
+                expected_turn,
+                "",
+            )
+    except ValueError:
+        pass
+    return None, expected_turn, "That move is not one the game understands."

@@ -1,0 +1,100 @@
+"""The outbox: side effects written with the change that causes them, carried out after commit.
+
+`schedule()` adds a row inside the caller's transaction and asks Celery to run it once the
+transaction commits. `run()` claims a row, does the work, and marks it done; a row whose
+work fails goes back to waiting with a later due time. The beat sweep calls
+`enqueue_due()`, which re-enqueues rows that are due and unclaimed (the broker was down at
+commit time, a worker died mid-task), so nothing is lost.
+"""
+
+import logging
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games.models import Outbox
+
+logger = logging.getLogger(__name__)
+
+# A claimed row whose worker vanished is retried after this long.
+CLAIM_LEASE = timedelta(minutes=10)
+MAX_ATTEMPTS = 8
+
+_handlers: dict[str, Callable[[Outbox], None]] = {}
+
+
+def handler(kind: str) -> Callable:
+    """Register the function that carries out one kind of outbox row."""
+
+    def register(function: Callable[[Outbox], None]) -> Callable[[Outbox], None]:
+        _handlers[kind] = function
+        return function
+
+    return register
+
+
+def schedule(kind: str, payload: dict, delay: timedelta = timedelta(0)) -> Outbox:
+    """Add a row in the current transaction; enqueue its task after commit."""
+    row = Outbox.objects.create(kind=kind, payload=payload, due_at=timezone.now() + delay)
+    if not delay:
+        transaction.on_commit(lambda: _enqueue(row.pk))
+    return row
+
+
+def _enqueue(row_id: int) -> None:
+    from games.tasks import run_outbox
+
+    try:
+        run_outbox.delay(row_id)
+    except Exception:
+        # The row is committed; the sweep will enqueue it when the broker is back.
+        logger.warning("could not enqueue outbox row %s; the sweep will retry", row_id)
+
+
+def backoff(attempts: int) -> timedelta:
+    """30 s, 1 min, 2 min, … capped at an hour."""
+    return timedelta(seconds=min(30 * 2 ** max(attempts - 1, 0), 3600))
+
+
+def run(row_id: int) -> bool:
+    """Claim and carry out one row. False if it was not ours to run (done, claimed, not due)."""
+    now = timezone.now()
+    claimable = Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_LEASE)
+    claimed = Outbox.objects.filter(claimable, pk=row_id, done_at=None, due_at__lte=now).update(
+        claimed_at=now, attempts=F("attempts") + 1
+    )
+    if not claimed:
+        return False
+    row = Outbox.objects.get(pk=row_id)
+    try:
+        _handlers[row.kind](row)
+    except Exception as error:
+        logger.exception("outbox row %s (%s) failed", row.pk, row.kind)
+        give_up = row.attempts >= MAX_ATTEMPTS
+        Outbox.objects.filter(pk=row.pk).update(
+            claimed_at=None,
+            due_at=now + backoff(row.attempts),
+            last_error=f"{type(error).__name__}: {error}",
+            done_at=now if give_up else None,
+        )
+        return False
+    Outbox.objects.filter(pk=row.pk).update(done_at=timezone.now(), last_error="")
+    return True
+
+
+def enqueue_due(limit: int = 500) -> int:
+    """Enqueue every row that is due and not claimed (or whose claim has lapsed)."""
+    now = timezone.now()
+    due = (
+        Outbox.objects.filter(done_at=None, due_at__lte=now)
+        .filter(Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_LEASE))
+        .order_by("due_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    ids = list(due)
+    for row_id in ids:
+        _enqueue(row_id)
+    return len(ids)

@@ -1,0 +1,109 @@
+"""Turns the engine's view of a game into what the table template shows.
+
+No rule lives here: legality, knowledge and history all come from the engine's view dict.
+This module only groups and labels them for people.
+"""
+
+from games.engine import SUIT_LETTERS, SUITS
+
+RANKS = (1, 2, 3, 4, 5)
+
+
+def visible_card(card: dict) -> dict:
+    """A face-up card with its label ('blue 3') and suit letter ('B') for the template."""
+    letter = SUIT_LETTERS[SUITS.index(card["suit"])]
+    return {**card, "label": f"{card['suit']} {card['rank']}", "letter": letter}
+
+
+def clue_label(clue: dict) -> str:
+    return clue["colour"] if clue.get("colour") else f"{clue['rank']}s"
+
+
+def _grid(card: dict, num_suits: int) -> list[dict]:
+    """Every identity of the variant, marked as the card's knowledge allows:
+    possible (by clues and by counting), counted out (possible by clues, but every copy is
+    in sight), or impossible (ruled out by clues)."""
+    by_clues = set(card["possible"])
+    by_counting = set(card.get("possible_counted", {}))
+    rows = []
+    for suit in range(num_suits):
+        cells = []
+        for rank in RANKS:
+            code = f"{SUIT_LETTERS[suit]}{rank}"
+            if code in by_counting:
+                state = "possible"
+            elif code in by_clues:
+                state = "counted-out"
+            else:
+                state = "impossible"
+            cells.append({"code": code, "rank": rank, "state": state})
+        rows.append({"suit": SUITS[suit], "letter": SUIT_LETTERS[suit], "cells": cells})
+    return rows
+
+
+def _clue_badges(card: dict) -> tuple[list[str], list[str]]:
+    """The values of clues that touched the card, and of those that missed it."""
+    touched, missed = [], []
+    for note in card.get("clues", []):
+        value = note["colour"] if note["colour"] else str(note["rank"])
+        target = touched if note["touched"] else missed
+        if value not in target:
+            target.append(value)
+    return touched, missed
+
+
+def table(view: dict) -> dict:
+    """The engine's view, regrouped: the viewer's hand, the others in turn order, the discard
+    pile by suit, clue choices by target, the history newest first."""
+    num_suits = len(view["fireworks"])
+    legal = view.get("legal") or {}
+    clues_by_target: dict[int, list[dict]] = {}
+    for clue in legal.get("clues", []):
+        clue = {**clue, "label": clue_label(clue), "count": len(clue["touches"])}
+        clues_by_target.setdefault(clue["target"], []).append(clue)
+
+    viewer = view.get("viewer")
+    current = view["current_seat"]
+    hands = []
+    for hand in view["hands"]:
+        cards = []
+        for card in hand["cards"]:
+            touched, missed = _clue_badges(card)
+            entry = {**card, "touched_by": touched, "missed_by": missed}
+            if "suit" in card:
+                entry = visible_card(entry)
+            else:
+                entry["grid"] = _grid(card, num_suits)
+                entry["could_be"] = sorted(card.get("possible_counted", {}))
+            cards.append(entry)
+        hands.append(
+            {
+                **hand,
+                "cards": cards,
+                "is_viewer": hand["seat"] == viewer,
+                "is_current": hand["seat"] == view["current_seat"],
+                "clues": clues_by_target.get(hand["seat"], []),
+            }
+        )
+    if viewer is not None:
+        # The viewer first, then the others in the order they play after the viewer.
+        hands = hands[viewer:] + hands[:viewer]
+
+    tokens = view["clue_tokens"]
+    discards_by_suit = []
+    for suit in range(num_suits):
+        cards = sorted(
+            (visible_card(card) for card in view["discards"] if card["suit"] == SUITS[suit]),
+            key=lambda card: card["rank"],
+        )
+        discards_by_suit.append({"suit": SUITS[suit], "letter": SUIT_LETTERS[suit], "cards": cards})
+
+    return {
+        "hands": hands,
+        "discards_by_suit": discards_by_suit,
+        "history": list(reversed(view["history"])),
+        "current_name": None if current is None else view["names"][current],
+        "can_discard": bool(legal.get("discard")),
+        "can_clue": bool(legal.get("clues")),
+        "token_dots": "●" * tokens + "○" * (view["max_clue_tokens"] - tokens),
+    }
