@@ -88,7 +88,8 @@ def check_link(query: QueryDict) -> CheckedLink:
     user = get_user(token, scope=signed_scope, max_age=max_age, update_last_login=False)
     if user is not None:
         return CheckedLink(user=user, next_path=next_path)
-    # The signature holds but the link is too old: say so, and offer a fresh one.
+    # Refused. If it passes with a long lifetime, it is one of ours that has expired:
+    # the page can then say so and offer a fresh link to the same person.
     owner = get_user(
         token, scope=signed_scope, max_age=RECOGNISE_EXPIRED_FOR, update_last_login=False
     )

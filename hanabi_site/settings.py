@@ -91,6 +91,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL;",
     }
+    # A file, not the default in-memory database: its shared cache locks whole tables, which
+    # fails the browser tests' concurrent requests instead of waiting.
+    # One per process, so that two test runs in one checkout do not share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -107,6 +111,8 @@ AUTHENTICATION_BACKENDS = [
 ]
 SESAME_MAX_AGE = 60 * 60 * 24 * 7  # the longest a link may live; each kind of link sets its own
 SESAME_ONE_TIME = False
+# A link mailed to an old address stops working once the account moves to a new one.
+SESAME_INVALIDATE_ON_EMAIL_CHANGE = True
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

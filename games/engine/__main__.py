@@ -41,6 +41,7 @@ def cmd_replay(path: str) -> int:
         return _fail(f"{path} is not JSON: {error}", EXIT_BAD_FILE)
 
     dropped = 0
+    end_marker = None
     try:
         if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
             record = from_record(data)
@@ -48,6 +49,7 @@ def cmd_replay(path: str) -> int:
         else:
             imported = from_hanablive(data)
             dropped = imported.dropped_actions
+            end_marker = imported.end_marker
             state = imported.replay()
     except HanabLiveImportError as error:
         status = EXIT_ILLEGAL if error.action_index is not None else EXIT_BAD_FILE
@@ -66,6 +68,8 @@ def cmd_replay(path: str) -> int:
     }
     if dropped:
         result["dropped_actions"] = dropped
+    if end_marker is not None:
+        result["end_marker"] = end_marker
     print(json.dumps(result))
     return EXIT_OK
 

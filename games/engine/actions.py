@@ -145,16 +145,30 @@ def action_from_dict(data: object) -> Action:
         colour = data.get("colour")
         if isinstance(colour, str):
             colour = colour.lower()
-        return Clue(data["target"], colour=colour, rank=data.get("rank"))
+        return _cached(Clue(data["target"], colour=colour, rank=data.get("rank")))
     if kind in ("play", "discard"):
         _only_keys(data, {"type", "card_id"})
         if "card_id" not in data:
             raise MalformedAction(f"a {kind} needs a card_id")
-        return Play(data["card_id"]) if kind == "play" else Discard(data["card_id"])
+        card_id = data["card_id"]
+        if type(card_id) is int and 0 <= card_id < len(PLAYS):
+            return PLAYS[card_id] if kind == "play" else DISCARDS[card_id]
+        return Play(card_id) if kind == "play" else Discard(card_id)
     raise MalformedAction(f"an action's type must be clue, play or discard, not {kind!r}")
 
 
+def _cached(clue: Clue) -> Clue:
+    """The shared instance of a clue, so that actions read from JSON cost no memory."""
+    if clue.target < len(COLOUR_CLUES):
+        if clue.colour is not None:
+            return COLOUR_CLUES[clue.target][SUIT_INDEX[clue.colour]]
+        return RANK_CLUES[clue.target][clue.rank]
+    return clue
+
+
 def _only_keys(data: dict, allowed: set[str]) -> None:
+    if data.keys() <= allowed:
+        return
     extra = sorted(set(data) - allowed, key=str)
     if extra:
         raise MalformedAction(f"unexpected field(s) in an action: {', '.join(map(str, extra))}")
@@ -180,3 +194,15 @@ def _name(names: Sequence[str] | None, seat: int) -> str:
     if names is not None and 0 <= seat < len(names):
         return names[seat]
     return f"player {seat + 1}"
+
+
+# Every action a game can hold, made once: legal_actions() hands these out instead of
+# building thousands of new objects per game. Six seats, at most 60 cards.
+PLAYS: tuple[Play, ...] = tuple(Play(card_id) for card_id in range(60))
+DISCARDS: tuple[Discard, ...] = tuple(Discard(card_id) for card_id in range(60))
+COLOUR_CLUES: tuple[tuple[Clue, ...], ...] = tuple(
+    tuple(Clue(target, colour=colour) for colour in SUITS) for target in range(6)
+)
+RANK_CLUES: tuple[tuple[Clue | None, ...], ...] = tuple(
+    (None, *(Clue(target, rank=rank) for rank in range(1, 6))) for target in range(6)
+)

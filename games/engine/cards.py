@@ -7,6 +7,7 @@ flat lists: that keeps the hot paths free of objects.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 SUITS: tuple[str, ...] = ("red", "yellow", "green", "blue", "white", "multicolour")
@@ -87,6 +88,7 @@ class Card(NamedTuple):
         return cls(suit, int(rank_text))
 
 
+@functools.lru_cache(maxsize=8)
 def copies_per_identity(multicolour: int) -> tuple[int, ...]:
     """How many copies of each identity the deck holds (30 entries, 0 for absent ones)."""
     counts = [0] * IDENTITIES
@@ -104,9 +106,14 @@ def deck_composition(multicolour: int) -> list[Card]:
 
     This is the order the shuffle starts from, so it is part of the seed-to-deck contract.
     """
+    return list(_composition(multicolour))
+
+
+@functools.lru_cache(maxsize=8)
+def _composition(multicolour: int) -> tuple[Card, ...]:
     counts = copies_per_identity(multicolour)
-    return [
+    return tuple(
         Card(ident // MAX_RANK, ident % MAX_RANK + 1)
         for ident in range(IDENTITIES)
         for _ in range(counts[ident])
-    ]
+    )

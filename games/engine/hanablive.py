@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from .actions import Action, Clue, Discard, IllegalAction, Play, action_from_dict, action_text
 from .cards import Card
 from .options import GameOptions, InvalidOptions
-from .state import GameState, InvalidDeck, check_deck, new_game
+from .state import GameState, InvalidDeck, check_deck, new_game, replay
 
 VARIANT_NAMES: dict[int, str] = {
     0: "No Variant",
@@ -88,8 +88,7 @@ class ImportedGame:
     extra: dict = field(default_factory=dict)
 
     def replay(self, upto: int | None = None) -> GameState:
-        from .state import replay
-
+        """The state after the first ``upto`` imported actions (all of them if None)."""
         return replay(self.options, self.deck, self.actions, upto)
 
 
@@ -218,14 +217,14 @@ def _import_options(raw: object, players: int) -> GameOptions:
         if key in ("variant", "emptyClues", "allOrNothing") or key in NEUTRAL_OPTIONS:
             continue
         if key == "startingPlayer":
-            if value not in (0, None) or isinstance(value, bool):
+            if value is not None and (isinstance(value, bool) or value != 0):
                 raise HanabLiveImportError(
                     f"startingPlayer {value!r} is not supported: here the first player listed "
                     "moves first"
                 )
             continue
-        if value in (False, None, 0, ""):
-            continue  # present but off
+        if not value:
+            continue  # present but off (false, 0, empty)
         label = UNSUPPORTED_OPTIONS.get(key, f'the option "{key}"')
         raise HanabLiveImportError(f"{label} ({key}: {value!r}) is not played here")
     flags = {}

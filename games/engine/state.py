@@ -12,11 +12,16 @@ Hot paths use plain ints: a card is its id (position in the deck); its identity 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
 from .actions import (
+    COLOUR_CLUES,
+    DISCARDS,
+    PLAYS,
+    RANK_CLUES,
     Action,
     Clue,
     Discard,
@@ -91,6 +96,10 @@ class Event(NamedTuple):
     fuses_left: int = 0  # fuses left after the action
 
 
+def _new_event(fields: tuple) -> Event:
+    return tuple.__new__(Event, fields)
+
+
 def rating_word(score: int, options: GameOptions) -> str:
     """The rating of a final score (rulebook scale; with six suits, 25-29 is amazing).
 
@@ -139,11 +148,44 @@ def check_deck(options: GameOptions, deck: Iterable) -> tuple[Card, ...]:
     if counts != list(wanted):
         if len(cards) != sum(wanted):
             raise InvalidDeck(f"the deck has {len(cards)} cards; this game needs {sum(wanted)}")
-        for ident, (have, need) in enumerate(zip(counts, wanted, strict=True)):
-            if have != need:
-                card = Card(ident // MAX_RANK, ident % MAX_RANK + 1)
-                raise InvalidDeck(f"the deck has {have} × {card.name}; this game has {need}")
+        wrong = [
+            f"{have} × {Card(ident // MAX_RANK, ident % MAX_RANK + 1).name} (not {need})"
+            for ident, (have, need) in enumerate(zip(counts, wanted, strict=True))
+            if have != need
+        ]
+        raise InvalidDeck("the deck's cards are not this game's: it has " + ", ".join(wrong))
     return tuple(cards)
+
+
+class _Rules(NamedTuple):
+    """What the options fix for the whole game, worked out once per options value."""
+
+    num_suits: int
+    max_score: int
+    hand_size: int
+    colour_touch: tuple[int, ...]  # identities each colour clue touches (0: not clueable)
+    clueable: tuple[tuple[int, int], ...]  # (suit index, touch mask) of each clue colour
+    variant_mask: int  # every identity in this variant's deck
+    copies: tuple[int, ...]  # copies of each identity
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(options: GameOptions) -> _Rules:
+    touch = [0] * len(SUITS)
+    for colour in options.clue_colours:
+        c = SUIT_INDEX[colour]
+        touch[c] = SUIT_MASK[c]
+        if options.wild_multicolour:
+            touch[c] |= SUIT_MASK[MULTICOLOUR]
+    return _Rules(
+        num_suits=options.num_suits,
+        max_score=options.max_score,
+        hand_size=options.hand_size,
+        colour_touch=tuple(touch),
+        clueable=tuple((c, mask) for c, mask in enumerate(touch) if mask),
+        variant_mask=sum(SUIT_MASK[: options.num_suits]),
+        copies=copies_per_identity(options.multicolour),
+    )
 
 
 class GameState:
@@ -162,6 +204,7 @@ class GameState:
         "_ident",
         "_bit",
         "_colour_touch",
+        "_clueable",
         "_variant_mask",
         # changing
         "_hands",
@@ -186,34 +229,37 @@ class GameState:
         """Deal a new game. Prefer new_game(); ``deck`` is checked against the options."""
         if not isinstance(options, GameOptions):
             raise TypeError("options must be a GameOptions")
-        deck = check_deck(options, deck)
+        self._deal(options, check_deck(options, deck), seed)
+
+    @classmethod
+    def _from_checked_deck(cls, options: GameOptions, deck: tuple, seed: int | None) -> GameState:
+        state = object.__new__(cls)
+        state._deal(options, deck, seed)
+        return state
+
+    def _deal(self, options: GameOptions, deck: tuple[Card, ...], seed: int | None) -> None:
+        rules = _rules(options)
         self.options = options
         self.seed = seed
         self.deck = deck
         self.players = n = options.players
-        self.num_suits = options.num_suits
-        self.max_score = options.max_score
-        self._suit = tuple(card.suit for card in deck)
-        self._rank = tuple(card.rank for card in deck)
-        self._ident = tuple(card.identity for card in deck)
-        self._bit = tuple(1 << ident for ident in self._ident)
-        touch = [0] * len(SUITS)
-        for colour in options.clue_colours:
-            c = SUIT_INDEX[colour]
-            touch[c] = SUIT_MASK[c]
-            if options.wild_multicolour:
-                touch[c] |= SUIT_MASK[MULTICOLOUR]
-        self._colour_touch = tuple(touch)
-        self._variant_mask = variant_mask = sum(SUIT_MASK[: self.num_suits])
-
-        size = options.hand_size
+        self.num_suits = rules.num_suits
+        self.max_score = rules.max_score
+        self._suit = tuple([card[0] for card in deck])
+        self._rank = tuple([card[1] for card in deck])
+        self._ident = ident = tuple([suit * MAX_RANK + rank - 1 for suit, rank in deck])
+        self._bit = tuple([1 << i for i in ident])
+        self._colour_touch = rules.colour_touch
+        self._clueable = rules.clueable
+        self._variant_mask = rules.variant_mask
+        size = rules.hand_size
         # Seat 0 takes a full hand first. The newest card is slot 1 (index 0), so each dealt
         # hand lists its cards last-dealt first.
         self._hands = [
             list(range(seat * size + size - 1, seat * size - 1, -1)) for seat in range(n)
         ]
         self._next = n * size
-        self._fireworks = [0] * self.num_suits
+        self._fireworks = [0] * rules.num_suits
         self.clue_tokens = MAX_CLUE_TOKENS
         self.fuses_left = options.fuses
         self._discards: list[int] = []
@@ -223,10 +269,10 @@ class GameState:
         self.end: End | None = None
         self.events: list[Event] = []
         self.actions: list[Action] = []
-        self._masks = [variant_mask] * len(deck)
-        self._left = list(copies_per_identity(options.multicolour))
+        self._masks = [rules.variant_mask] * len(deck)
+        self._left = list(rules.copies)
         self._score = 0
-        self._max_reach = self.max_score
+        self._max_reach = rules.max_score
 
     # -- reading the state -----------------------------------------------------------------
 
@@ -392,12 +438,31 @@ class GameState:
             return []
         seat = self.turn % self.players
         hand = self._hands[seat]
-        actions: list[Action] = [Play(cid) for cid in hand]
+        actions: list[Action] = [PLAYS[cid] for cid in hand]
         if self.clue_tokens < MAX_CLUE_TOKENS:
-            actions += [Discard(cid) for cid in hand]
+            actions += [DISCARDS[cid] for cid in hand]
         if self.clue_tokens > 0:
-            actions += [clue for clue, _ in self.possible_clues(seat)]
+            self._add_legal_clues(seat, actions)
         return actions
+
+    def _add_legal_clues(self, seat: int, actions: list[Action]) -> None:
+        empty_ok = self.options.empty_clues
+        bit = self._bit
+        colours = self._clueable
+        for target in range(self.players):
+            if target == seat:
+                continue
+            present = 0
+            for cid in self._hands[target]:
+                present |= bit[cid]
+            colour_clues = COLOUR_CLUES[target]
+            for colour, touch in colours:
+                if empty_ok or present & touch:
+                    actions.append(colour_clues[colour])
+            rank_clues = RANK_CLUES[target]
+            for rank in (1, 2, 3, 4, 5):
+                if empty_ok or present & RANK_MASK[rank]:
+                    actions.append(rank_clues[rank])
 
     def possible_clues(self, giver: int) -> list[tuple[Clue, tuple[int, ...]]]:
         """Every clue ``giver`` could give if it were their turn and a token were available,
@@ -416,12 +481,12 @@ class GameState:
             for c, touch in enumerate(touch_of_colour):
                 if touch and (empty_ok or present & touch):
                     touched = tuple(cid for cid in hand if bit[cid] & touch)
-                    result.append((Clue(target, colour=SUITS[c]), touched))
+                    result.append((COLOUR_CLUES[target][c], touched))
             for r in range(1, MAX_RANK + 1):
                 touch = RANK_MASK[r]
                 if empty_ok or present & touch:
                     touched = tuple(cid for cid in hand if bit[cid] & touch)
-                    result.append((Clue(target, rank=r), touched))
+                    result.append((RANK_CLUES[target][r], touched))
         return result
 
     def check(self, action: Action) -> None:
@@ -477,17 +542,24 @@ class GameState:
         for cid in hand:
             masks[cid] &= touch if bit[cid] & touch else miss
         self.clue_tokens -= 1
-        return Event(
-            self.turn,
-            seat,
-            "clue",
-            target=target,
-            colour=None if action.colour is None else SUIT_INDEX[action.colour],
-            rank=action.rank,
-            touched=touched,
-            hand=tuple(hand),
-            clue_tokens=self.clue_tokens,
-            fuses_left=self.fuses_left,
+        # Event's fields in order, built directly: this runs once per action replayed.
+        return _new_event(
+            (
+                self.turn,
+                seat,
+                "clue",
+                None,
+                None,
+                False,
+                None,
+                target,
+                None if action.colour is None else SUIT_INDEX[action.colour],
+                action.rank,
+                touched,
+                tuple(hand),
+                self.clue_tokens,
+                self.fuses_left,
+            )
         )
 
     def _play_or_discard(self, cid: int, is_play: bool) -> Event:
@@ -529,16 +601,23 @@ class GameState:
             if self._next == len(self.deck) and not self.options.until_perfect:
                 # Every player, this one included, takes exactly one more turn.
                 self.end_turn = self.turn + 1 + self.players
-        return Event(
-            self.turn,
-            seat,
-            "play" if is_play else "discard",
-            card_id=cid,
-            placed=placed,
-            bonus=bonus,
-            drawn=drawn,
-            clue_tokens=self.clue_tokens,
-            fuses_left=self.fuses_left,
+        return _new_event(
+            (
+                self.turn,
+                seat,
+                "play" if is_play else "discard",
+                cid,
+                placed,
+                bonus,
+                drawn,
+                None,
+                None,
+                None,
+                (),
+                (),
+                self.clue_tokens,
+                self.fuses_left,
+            )
         )
 
     def _update_max_reach(self) -> None:
@@ -593,6 +672,7 @@ class GameState:
         new._ident = self._ident
         new._bit = self._bit
         new._colour_touch = self._colour_touch
+        new._clueable = self._clueable
         new._variant_mask = self._variant_mask
         new._hands = [hand[:] for hand in self._hands]
         new._next = self._next
@@ -628,7 +708,9 @@ def new_game(
     if (seed is None) == (deck is None):
         raise ValueError("give exactly one of seed and deck")
     if seed is not None:
-        return GameState(options, new_deck(options, seed), seed=seed)
+        if not isinstance(options, GameOptions):
+            raise TypeError("options must be a GameOptions")
+        return GameState._from_checked_deck(options, tuple(new_deck(options, seed)), seed)
     return GameState(options, deck)
 
 

@@ -51,7 +51,9 @@ def test_next_survives_a_rejected_form(client):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("next_url", ["https://evil.example/", "//evil.example/", "javascript:x"])
+@pytest.mark.parametrize(
+    "next_url", ["https://evil.example/", "//evil.example/", "/\\evil.example/", "javascript:x"]
+)
 def test_an_off_site_next_is_ignored(client, next_url):
     response = client.post(URL, {**signup_data(), "next": next_url})
     assert response.status_code == 302

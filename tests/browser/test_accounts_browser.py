@@ -1,6 +1,7 @@
 import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.core import mail
 from playwright.sync_api import Page, expect
 
@@ -8,10 +9,13 @@ from tests.browser.conftest import screenshot
 
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 900}
+PASSWORD_LABEL = re.compile(r"^Password:?$")
 
 
 def screenshots(page: Page, name: str) -> None:
-    """The page at a desktop width and at a phone's."""
+    """The page at a desktop width and at a phone's, after an accessibility check."""
+    results = Axe().run(page)
+    assert results.violations_count == 0, f"{name}:\n{results.generate_report()}"
     screenshot(page, f"{name}-desktop")
     page.set_viewport_size(PHONE)
     screenshot(page, f"{name}-phone")
@@ -27,7 +31,7 @@ def test_a_person_signs_up_logs_out_and_comes_back_by_a_link(live_server, page: 
     expect(page.get_by_role("heading", level=1)).to_have_text("Sign up")
     page.get_by_label("Email address").fill("dora@example.org")
     page.get_by_label("Display name").fill("Dora")
-    page.get_by_label("Password", exact=True).fill("short")
+    page.get_by_label(PASSWORD_LABEL).fill("short")
     page.get_by_label("Password confirmation").fill("short")
     page.get_by_role("button", name="Create my account").click()
     # Refused, with the reason next to the field.
@@ -35,7 +39,7 @@ def test_a_person_signs_up_logs_out_and_comes_back_by_a_link(live_server, page: 
     expect(page.locator("#id_password2_error")).to_contain_text("too short")
     screenshots(page, "accounts-signup-error")
 
-    page.get_by_label("Password", exact=True).fill("fireworks-in-five-colours")
+    page.get_by_label(PASSWORD_LABEL).fill("fireworks-in-five-colours")
     page.get_by_label("Password confirmation").fill("fireworks-in-five-colours")
     page.get_by_role("button", name="Create my account").click()
     expect(account).to_contain_text("Dora")
@@ -64,11 +68,15 @@ def test_a_person_signs_up_logs_out_and_comes_back_by_a_link(live_server, page: 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_sign_up_page_at_both_widths(live_server, page: Page):
+def test_the_account_pages_at_both_widths(live_server, page: Page):
     page.goto(f"{live_server.url}/accounts/signup/")
     screenshots(page, "accounts-signup")
     page.goto(f"{live_server.url}/login/")
     screenshots(page, "accounts-login")
+    page.goto(f"{live_server.url}/accounts/login-link/")
+    screenshots(page, "accounts-login-link")
+    page.goto(f"{live_server.url}/accounts/password-reset/")
+    screenshots(page, "accounts-password-reset")
     page.goto(f"{live_server.url}/accounts/link/?sesame=broken")
     expect(page.get_by_role("heading", level=1)).to_have_text("This link does not work")
     screenshots(page, "accounts-link-invalid")

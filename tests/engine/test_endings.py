@@ -50,7 +50,7 @@ def test_the_last_fuse_ends_the_game_at_once_with_score_zero():
 @pytest.mark.parametrize("fuses", [1, 2, 3])
 def test_the_fuses_option_sets_how_many_misplays_end_the_game(fuses):
     state = new_game(GameOptions(3, fuses=fuses), deck=deck_composition(0)[::-1])
-    for misplay in range(fuses):
+    for _ in range(fuses):
         assert not state.is_over
         state.apply(Play(misplayable(state)))
     assert state.end is End.STRIKEOUT and state.score == 0

@@ -129,9 +129,7 @@ def test_variant_three_nobody_can_clue_multicolour():
     state = game("R1 Y1 G1 B1 W1  M1 R2 Y3 M4 B1", multicolour=3)
     with pytest.raises(IllegalAction, match="multicolour"):
         state.apply(Clue(1, colour="multicolour"))
-    assert not any(
-        isinstance(a, Clue) and a.colour == "multicolour" for a in state.legal_actions()
-    )
+    assert not any(isinstance(a, Clue) and a.colour == "multicolour" for a in state.legal_actions())
 
 
 def test_variant_three_a_colour_missing_from_the_hand_may_still_touch_multicolour():

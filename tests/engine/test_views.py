@@ -212,4 +212,6 @@ def test_history_of_fives_and_empty_clues():
         "Ann plays red 5 (the red firework is complete; all 8 clue tokens were already available)"
     )
     assert lines[9] == "Bob clues Ann: white, touching no cards"
-    assert lines[11] == "Bob plays yellow 5 (the yellow firework is complete: a clue token comes back)"
+    assert (
+        lines[11] == "Bob plays yellow 5 (the yellow firework is complete: a clue token comes back)"
+    )

@@ -1,0 +1,122 @@
+"""A player never receives their own cards or the deck order before the game ends.
+
+The strongest check: two games that differ only in the viewer's own cards and the undealt
+deck must look exactly the same to that viewer, in every response the viewer can fetch.
+"""
+
+import re
+
+from games import services
+from games.engine import GameOptions, action_to_dict, new_deck
+from games.models import Game
+from tests.games.conftest import make_user, start_game
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+SEED = 4242
+
+
+def _viewer_urls(game: Game) -> list[tuple[str, dict]]:
+    return [
+        (f"/games/{game.pk}/", {}),
+        (f"/games/{game.pk}/", HTMX),
+        (f"/games/{game.pk}/poll/?turn=0", HTMX),
+        (f"/games/{game.pk}/export.json", {}),
+        (f"/games/{game.pk}/replay/0/", {}),
+        ("/", {}),
+    ]
+
+
+def _normalise(text: str, game: Game) -> str:
+    text = re.sub(r"csrfmiddlewaretoken\" value=\"[^\"]+\"", "csrf", text)
+    text = re.sub(r'"X-CSRFToken": "[^"]+"', "csrf", text)
+    text = text.replace(f"/games/{game.pk}/", "/games/N/").replace(f"Game {game.pk}", "Game N")
+    return text.replace(game.invite_code, "CODE")
+
+
+def _hide_swapped_deck(deck: list, hidden_ids: list[int]) -> list:
+    """The same deck with the viewer's hand exchanged for cards from the bottom of the deck,
+    picked so that every card the viewer can see stays where it was."""
+    swapped = [list(card) for card in deck]
+    bottom = list(range(len(deck) - 1, len(deck) - 1 - len(hidden_ids), -1))
+    for mine, other in zip(hidden_ids, bottom, strict=True):
+        swapped[mine], swapped[other] = swapped[other], swapped[mine]
+    return swapped
+
+
+def test_a_players_pages_do_not_depend_on_their_own_cards(client, db):
+    users = [make_user(name) for name in ("ann", "ben", "cid")]
+    options = GameOptions(players=3)
+    deck = [list(card) for card in new_deck(options, SEED)]
+    game_a = start_game(*users, deck=deck, seed=SEED)
+    viewer_seat = 1
+    viewer = game_a.seats.get(position=viewer_seat).user
+    own = list(services.load_state(game_a).hand(viewer_seat))
+    deck_b = _hide_swapped_deck(deck, own)
+    assert [deck[i] for i in own] != [deck_b[i] for i in own]
+    game_b = start_game(*users, deck=deck_b, seed=SEED)
+
+    # Seat 0 clues the viewer, so the viewer's cards carry knowledge too; the same clue is
+    # legal in both games only if it touches the same slots, so pick a rank both agree on.
+    state_a, state_b = services.load_state(game_a), services.load_state(game_b)
+    for rank in range(1, 6):
+        if state_a.clue_touches(viewer_seat, rank=rank) == state_b.clue_touches(
+            viewer_seat, rank=rank
+        ) and state_a.clue_touches(viewer_seat, rank=rank):
+            clue = {"type": "clue", "target": viewer_seat, "rank": rank}
+            break
+    else:
+        clue = {"type": "clue", "target": 2, "rank": state_a.card(state_a.hand(2)[0]).rank}
+    for game in (game_a, game_b):
+        services.submit_action(game.pk, game.seats.get(position=0).user, clue, 0)
+
+    client.force_login(viewer)
+    for url_a, headers in _viewer_urls(game_a):
+        url_b = url_a.replace(f"/games/{game_a.pk}/", f"/games/{game_b.pk}/")
+        response_a = client.get(url_a, **headers)
+        response_b = client.get(url_b, **headers)
+        assert response_a.status_code == response_b.status_code, url_a
+        if url_a == "/":
+            continue  # the lobby lists both games; checked for card names below
+        assert _normalise(response_a.content.decode(), game_a) == _normalise(
+            response_b.content.decode(), game_b
+        ), url_a
+
+    # The comparison can fail: the player beside the viewer sees the swapped cards.
+    client.force_login(game_a.seats.get(position=0).user)
+    page_a = client.get(f"/games/{game_a.pk}/").content.decode()
+    page_b = client.get(f"/games/{game_b.pk}/").content.decode()
+    assert _normalise(page_a, game_a) != _normalise(page_b, game_b)
+
+
+def test_the_page_names_no_hidden_card(client, db):
+    """Search every response for the viewer's own cards, named as the pages name cards."""
+    users = [make_user(name) for name in ("ann", "ben")]
+    game = start_game(*users, seed=SEED)
+    state = services.load_state(game)
+    viewer_seat = 0
+    viewer = game.seats.get(position=viewer_seat).user
+    visible = {state.card(cid) for cid in state.hand(1 - viewer_seat)}
+    hidden = [state.card(cid) for cid in state.hand(viewer_seat)]
+    hidden += [state.card(cid) for cid in range(state.cards_drawn, len(state.deck))]
+    never_seen = {card for card in hidden if card not in visible}
+    assert never_seen, "the deal should leave some card unseen by the viewer"
+    client.force_login(viewer)
+    for url, headers in _viewer_urls(game):
+        body = client.get(url, **headers).content.decode()
+        for card in never_seen:
+            assert f"{card.name}<" not in body, (url, card)
+            assert f'"code": "{card.code}"' not in body, (url, card)
+
+
+def test_no_download_and_no_replay_before_the_end(client, alice, bob):
+    game = start_game(alice, bob)
+    client.force_login(alice)
+    assert client.get(f"/games/{game.pk}/export.json").status_code == 404
+    assert client.get(f"/games/{game.pk}/replay/0/").status_code == 404
+    services.submit_action(
+        game.pk,
+        game.seats.get(position=game.current_seat).user,
+        action_to_dict(services.load_state(game).legal_actions()[-1]),
+        0,
+    )
+    assert client.get(f"/games/{game.pk}/replay/0/").status_code == 404
