@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from games import services
 from games.engine import (
@@ -207,6 +207,7 @@ def _waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRe
             "seat": seat,
             "is_creator": game.creator_id == request.user.pk,
             "full": all(s.user_id for s in seats),
+            "filled": sum(1 for s in seats if s.user_id),
             "invite_url": request.build_absolute_uri(
                 reverse("games:invite", args=[game.pk, game.invite_code])
             ),
@@ -232,8 +233,11 @@ def _turn_page(
 @login_required
 @require_GET
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Has the game moved on since turn N? 204 (nothing to transfer) if not, else the table."""
-    # One small query that also checks the viewer has a seat (only players see a game in play).
+    """Has the game moved on since the page was rendered? 204 (nothing to transfer) if not.
+
+    The page says what it showed: `status`, and `turn` (turn page) or `filled` seats
+    (waiting room). Only players poll, so the one small query also checks the seat.
+    """
     known = (
         Game.objects.filter(pk=game_id, seats__user=request.user)
         .values_list("turn", "status")
@@ -241,16 +245,19 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     if known is None:
         raise Http404("No such game")
-    try:
-        turn = int(request.GET.get("turn", ""))
-    except ValueError:
-        turn = -1
-    if known == (turn, Game.Status.PLAYING):
-        return HttpResponse(status=204)
-    game, seat = _game_for(request, game_id)
-    if not game.is_playing():
-        return HttpResponseClientRedirect(game.get_absolute_url())
-    return _turn_page(request, game, seat)
+    turn, status = known
+    shown_status = request.GET.get("status", Game.Status.PLAYING)
+    if status == shown_status == Game.Status.PLAYING:
+        if request.GET.get("turn") == str(turn):
+            return HttpResponse(status=204)
+        game, seat = _game_for(request, game_id)
+        return _turn_page(request, game, seat)
+    if status == shown_status == Game.Status.OPEN:
+        filled = Seat.objects.filter(game_id=game_id, user__isnull=False).count()
+        if request.GET.get("filled") == str(filled):
+            return HttpResponse(status=204)
+        return HttpResponseClientRefresh()
+    return HttpResponseClientRedirect(reverse("games:detail", args=[game_id]))
 
 
 @login_required

@@ -631,6 +631,9 @@ class GameState:
         self._max_reach = total
 
     def _check_end(self) -> None:
+        # When one action meets several endings, the first listed wins: the last fuse,
+        # then a complete display, then (until perfect) a lost card before a stuck player,
+        # or (otherwise) the end of the last round before "nothing left to play for".
         if self.fuses_left == 0:
             self.end = End.STRIKEOUT
         elif self._score == self.max_score:

@@ -67,12 +67,11 @@ def test_two_people_play_a_game_to_the_end(live_server, browser: Browser, settin
     ben.get_by_role("button", name="Take a seat").click()
     expect(ben.get_by_text("Waiting for Ann to start the game")).to_be_visible()
 
-    ann.reload()
+    # Open pages follow the game by polling: Ann sees Ben arrive, Ben sees the start.
+    expect(ann.get_by_role("button", name="Start the game")).to_be_enabled(timeout=15_000)
     ann.get_by_role("button", name="Start the game").click()
     expect(ann.locator("#table")).to_be_visible()
-
-    # The waiting player's page updates itself by polling, with the tab title.
-    ben.reload()
+    expect(ben.locator("#table")).to_be_visible(timeout=15_000)
     pages = {"Ann": ann, "Ben": ben}
     first = ann if "It is your turn" in ann.locator(".status-line").inner_text() else ben
     waiting = ben if first is ann else ann
@@ -80,7 +79,9 @@ def test_two_people_play_a_game_to_the_end(live_server, browser: Browser, settin
     screenshot(waiting, "turn-page-waiting")
     assert_accessible(first, "turn page")
     expect(first).to_have_title(re.compile(r"^\(Your turn\)"))
-    take_turn(first, ("clue",))
+    # The first move by keyboard alone: focus a clue button, press Enter.
+    first.get_by_role("button", name=re.compile(r"^Clue ")).first.focus()
+    first.keyboard.press("Enter")
     expect(waiting.locator(".status-line")).to_contain_text("It is your turn", timeout=15_000)
     expect(waiting).to_have_title(re.compile(r"^\(Your turn\)"))
 

@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from games.engine import action_to_dict
+from games.engine import GameOptions, action_to_dict
 from games.models import Game
 from tests.games.conftest import current_user, start_game, user_at
 
@@ -124,7 +124,7 @@ def test_the_poll_transfers_nothing_until_the_game_moves(client, alice, bob):
     assert response.status_code == 200
     page = response.content.decode()
     assert page.lstrip().startswith('<div id="table"')
-    assert "?turn=1" in page and "(Your turn)" in page
+    assert "turn=1\"" in page and "(Your turn)" in page
 
 
 def test_the_htmx_move_returns_the_table_partial(client, alice, bob):
@@ -180,3 +180,19 @@ def test_every_player_count_renders(client, django_user_model, players):
     game = start_game(*users, multicolour=3)
     client.force_login(users[0])
     assert client.get(f"/games/{game.pk}/").status_code == 200
+
+
+def test_the_waiting_room_poll_reloads_when_someone_joins_and_redirects_at_the_start(
+    client, alice, bob
+):
+    game = services.create_game(alice, GameOptions(players=2), Game.Visibility.PUBLIC)
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "status=open&amp;filled=1" in page
+    url = f"/games/{game.pk}/poll/?status=open&filled=1"
+    assert client.get(url, **HTMX).status_code == 204
+    services.join_game(game.pk, bob)
+    assert client.get(url, **HTMX)["HX-Refresh"] == "true"
+    services.start_game(game.pk, alice)
+    response = client.get(f"/games/{game.pk}/poll/?status=open&filled=2", **HTMX)
+    assert response["HX-Redirect"] == f"/games/{game.pk}/"
