@@ -124,7 +124,7 @@ def test_the_poll_transfers_nothing_until_the_game_moves(client, alice, bob):
     assert response.status_code == 200
     page = response.content.decode()
     assert page.lstrip().startswith('<div id="table"')
-    assert "turn=1\"" in page and "(Your turn)" in page
+    assert 'turn=1"' in page and "(Your turn)" in page
 
 
 def test_the_htmx_move_returns_the_table_partial(client, alice, bob):
