@@ -38,6 +38,18 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_active = models.BooleanField(default=True)
     date_joined = models.DateTimeField(default=timezone.now)
 
+    class Notify(models.TextChoices):
+        EVERY_TURN = "every_turn", "An email every time it is my turn"
+        DAILY_DIGEST = "daily_digest", "One email a day listing the games waiting for me"
+        NONE = "none", "No game emails"
+
+    notify = models.CharField(
+        "game emails", max_length=20, choices=Notify.choices, default=Notify.EVERY_TURN
+    )
+    time_zone = models.CharField(
+        max_length=64, default="UTC", help_text="Deadlines are shown in this time zone."
+    )
+
     objects = UserManager()
 
     USERNAME_FIELD = "email"

@@ -1,7 +1,7 @@
 from django import forms
 
 from games.engine import MULTICOLOUR_VARIANTS, GameOptions, InvalidOptions
-from games.models import Game
+from games.models import TIME_LIMITS, Game, TimeoutPolicy
 
 
 class NewGameForm(forms.Form):
@@ -35,6 +35,22 @@ class NewGameForm(forms.Form):
         required=False,
         help_text="A clue may touch no card (“you have no blue cards”).",
     )
+    turn_time_limit = forms.TypedChoiceField(
+        label="Time per turn",
+        choices=[("", "No limit"), *TIME_LIMITS],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial=72,
+    )
+    timeout_policy = forms.ChoiceField(
+        label="When a turn's time runs out",
+        choices=TimeoutPolicy.choices,
+        initial=TimeoutPolicy.AUTO_MOVE,
+        widget=forms.RadioSelect,
+        help_text="With automatic moves, a player who times out 3 turns in a row "
+        "is replaced by a bot.",
+    )
     visibility = forms.ChoiceField(
         label="Who can join",
         choices=[
@@ -60,6 +76,14 @@ class NewGameForm(forms.Form):
         except InvalidOptions as error:
             raise forms.ValidationError(str(error)) from None
         return cleaned
+
+
+class ExtendForm(forms.Form):
+    hours = forms.TypedChoiceField(
+        label="Give this turn more time",
+        choices=[(12, "12 more hours"), (24, "1 more day"), (72, "3 more days")],
+        coerce=int,
+    )
 
 
 class InviteForm(forms.Form):

@@ -23,7 +23,23 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
 
+TIME_LIMITS = [
+    (12, "12 hours"),
+    (24, "24 hours"),
+    (48, "48 hours"),
+    (72, "72 hours"),
+    (168, "7 days"),
+]
+
+
+class TimeoutPolicy(models.TextChoices):
+    AUTO_MOVE = "auto_move", "A cautious move is made for the absent player"
+    END_GAME = "end_game", "The game ends, timed out (score 0)"
+
+
 class Game(models.Model):
+    TIMED_OUT = "timed_out"  # the `end` of a game ended by its timeout policy
+
     class Status(models.TextChoices):
         OPEN = "open", "waiting for players"
         PLAYING = "playing", "playing"
@@ -58,9 +74,25 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Deadlines: the limit is chosen at creation; the deadline of the current turn is
+    # stored so that the sweep finds overdue games through an index.
+    turn_time_limit = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=TIME_LIMITS, help_text="Hours per turn; empty: no limit."
+    )
+    timeout_policy = models.CharField(
+        max_length=10, choices=TimeoutPolicy.choices, default=TimeoutPolicy.AUTO_MOVE
+    )
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
+            models.Index(
+                fields=["turn_deadline"],
+                name="game_overdue",
+                condition=Q(status="playing", turn_deadline__isnull=False),
+            ),
             models.Index(
                 fields=["-created_at"],
                 name="game_open_public",
@@ -97,6 +129,9 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
 
 class Seat(models.Model):
     """A place at the table. Before the start, `position` is the joining order; the start
@@ -110,6 +145,15 @@ class Seat(models.Model):
         null=True,
         blank=True,
         related_name="seats",
+    )
+    is_bot = models.BooleanField(
+        default=False, help_text="A bot plays this seat (a player who timed out too often)."
+    )
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    wants_pause = models.BooleanField(default=False)
+    muted = models.BooleanField(default=False, help_text="No emails about this game.")
+    last_seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player's open game page last polled."
     )
 
     class Meta:
@@ -126,7 +170,15 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
-        return self.user.display_name if self.user_id else "(empty)"
+        if not self.user_id:
+            return "Bot" if self.is_bot else "(empty)"
+        return f"{self.user.display_name} (bot)" if self.is_bot else self.user.display_name
+
+
+class MadeBy(models.TextChoices):
+    PLAYER = "player", "the player"
+    TIMEOUT = "timeout", "an automatic move: the player's time ran out"
+    BOT = "bot", "a bot"
 
 
 class Move(models.Model):
@@ -136,6 +188,7 @@ class Move(models.Model):
     turn = models.PositiveIntegerField(help_text="0 for the first move of the game.")
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField(help_text="The engine's action_to_dict().")
+    made_by = models.CharField(max_length=10, choices=MadeBy.choices, default=MadeBy.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -192,9 +245,17 @@ class Outbox(models.Model):
 
     class Kind(models.TextChoices):
         INVITATION = "invitation", "invitation email"
+        YOUR_TURN = "your_turn", "your-turn email"
+        REMINDER = "reminder", "deadline reminder email"
+        GAME_OVER = "game_over", "game-over email"
+        DIGEST = "digest", "daily digest email"
+        BOT_MOVE = "bot_move", "a bot's move"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     payload = models.JSONField(default=dict)
+    dedupe_key = models.CharField(
+        max_length=100, blank=True, help_text="When set, one row per kind and key, ever."
+    )
     due_at = models.DateTimeField()
     claimed_at = models.DateTimeField(null=True, blank=True)
     done_at = models.DateTimeField(null=True, blank=True)
@@ -206,6 +267,11 @@ class Outbox(models.Model):
         verbose_name_plural = "outbox"
         indexes = [
             models.Index(fields=["due_at"], name="outbox_pending", condition=Q(done_at=None)),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "dedupe_key"], name="outbox_dedupe", condition=~Q(dedupe_key="")
+            ),
         ]
 
     def __str__(self) -> str:

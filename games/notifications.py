@@ -1,11 +1,22 @@
-"""What each kind of outbox row does. Each handler must be safe to run twice."""
+"""What each kind of outbox row does. Every handler is safe to run twice: it re-reads the
+game and does nothing if the moment has passed (the turn was played, the game ended)."""
+
+from datetime import datetime
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
-from games import outbox
-from games.models import Invitation, Outbox
+from accounts.links import login_url
+from accounts.models import User
+from accounts.unsubscribe import unsubscribe_url
+from games import outbox, services
+from games.engine import event_dict, view_for
+from games.models import Game, Invitation, MadeBy, Outbox, Seat
 from hanabi_site.emails import send_email
+
+# A turn link logs the player in: long enough for a slow week, not for months.
+TURN_LINK_MAX_AGE = 60 * 60 * 24 * 7
 
 
 @outbox.handler(Outbox.Kind.INVITATION)
@@ -25,3 +36,126 @@ def send_invitation(row: Outbox) -> None:
             "join_url": settings.SITE_URL + join_path,
         },
     )
+
+
+def send_game_email(kind: str, user: User, context: dict) -> None:
+    """A game email: one-click unsubscribe headers (RFC 8058) and a preferences footer."""
+    unsubscribe = unsubscribe_url(user)
+    context = {
+        **context,
+        "user": user,
+        "unsubscribe_url": unsubscribe,
+        "preferences_url": settings.SITE_URL + reverse("accounts:profile"),
+    }
+    headers = {
+        "List-Unsubscribe": f"<{unsubscribe}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    send_email(f"games/{kind}", user.email, context, headers=headers)
+
+
+def _wants_turn_emails(seat: Seat) -> bool:
+    return (
+        seat.user_id is not None
+        and not seat.is_bot
+        and not seat.muted
+        and seat.user.notify == User.Notify.EVERY_TURN
+    )
+
+
+def _turn_context(game: Game, seat: Seat) -> dict:
+    """The table as the player may see it, and what happened since their last move."""
+    names = services.seat_names(game)
+    state = services.load_state(game)
+    view = view_for(state, seat.position, names)
+    automatic = set(game.moves.exclude(made_by=MadeBy.PLAYER).values_list("turn", flat=True))
+    previous_own = [e.turn for e in state.events if e.seat == seat.position]
+    since = previous_own[-1] if previous_own else -1
+    recent = [
+        {**event_dict(event, state, names), "automatic": event.turn in automatic}
+        for event in state.events
+        if event.turn > since
+    ]
+    others = [hand for hand in view["hands"] if hand["seat"] != seat.position]
+    own = next(hand for hand in view["hands"] if hand["seat"] == seat.position)
+    return {
+        "game": game,
+        "view": view,
+        "recent": recent,
+        "others": others,
+        "own": own,
+        "game_url": login_url(
+            seat.user, reverse("games:detail", args=[game.pk]), TURN_LINK_MAX_AGE, "turn"
+        ),
+    }
+
+
+def _current_seat(game: Game, turn: int) -> Seat | None:
+    """The seat to move, if the game is still at that turn."""
+    if not game.is_playing() or game.turn != turn:
+        return None
+    return game.seats.select_related("user").get(position=game.current_seat)
+
+
+@outbox.handler(Outbox.Kind.YOUR_TURN)
+def send_your_turn(row: Outbox) -> None:
+    game = Game.objects.get(pk=row.payload["game"])
+    seat = _current_seat(game, row.payload["turn"])
+    if seat is None or not _wants_turn_emails(seat):
+        return
+    if seat.last_seen_at and timezone.now() - seat.last_seen_at < services.notify_delay():
+        # The player is looking at the game: ask again later, and send if they leave.
+        raise outbox.Retry(services.notify_delay())
+    send_game_email("your_turn", seat.user, _turn_context(game, seat))
+
+
+@outbox.handler(Outbox.Kind.REMINDER)
+def send_reminder(row: Outbox) -> None:
+    game = Game.objects.get(pk=row.payload["game"])
+    seat = _current_seat(game, row.payload["turn"])
+    if seat is None or seat.is_bot or seat.muted or seat.user.notify == User.Notify.NONE:
+        return
+    deadline = datetime.fromisoformat(row.payload["deadline"])
+    if game.turn_deadline != deadline:
+        return  # paused, resumed or extended since: another reminder was scheduled
+    send_game_email("reminder", seat.user, _turn_context(game, seat))
+
+
+@outbox.handler(Outbox.Kind.GAME_OVER)
+def send_game_over(row: Outbox) -> None:
+    game = Game.objects.get(pk=row.payload["game"])
+    seat = game.seats.select_related("user").get(user_id=row.payload["user"])
+    if seat.muted or seat.user.notify == User.Notify.NONE:
+        return
+    state = services.load_state(game)
+    replay_path = reverse("games:replay", args=[game.pk, game.turn])
+    send_game_email(
+        "game_over",
+        seat.user,
+        {
+            "game": game,
+            "names": services.seat_names(game),
+            "outcome": services.outcome(state, game.end),
+            "replay_url": login_url(seat.user, replay_path, TURN_LINK_MAX_AGE, "replay"),
+        },
+    )
+
+
+@outbox.handler(Outbox.Kind.DIGEST)
+def send_digest(row: Outbox) -> None:
+    user = User.objects.get(pk=row.payload["user"])
+    if user.notify != User.Notify.DAILY_DIGEST:
+        return
+    games = list(services.games_waiting_on(user))
+    if not games:
+        return
+    links = [
+        (game, login_url(user, reverse("games:detail", args=[game.pk]), TURN_LINK_MAX_AGE, "turn"))
+        for game in games
+    ]
+    send_game_email("digest", user, {"links": links})
+
+
+@outbox.handler(Outbox.Kind.BOT_MOVE)
+def make_bot_move(row: Outbox) -> None:
+    services.bot_move(row.payload["game"], row.payload["turn"])

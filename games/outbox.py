@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -36,19 +36,48 @@ def handler(kind: str) -> Callable:
     return register
 
 
-def schedule(kind: str, payload: dict, delay: timedelta = timedelta(0)) -> Outbox:
-    """Add a row in the current transaction; enqueue its task after commit."""
-    row = Outbox.objects.create(kind=kind, payload=payload, due_at=timezone.now() + delay)
-    if not delay:
-        transaction.on_commit(lambda: _enqueue(row.pk))
+class Retry(Exception):
+    """Raised by a handler to try again later, without counting a failure."""
+
+    def __init__(self, delay: timedelta) -> None:
+        super().__init__(f"retry in {delay}")
+        self.delay = delay
+
+
+# Rows due sooner than this are handed to Celery with a countdown; later ones wait for the
+# sweep, because a broker must not hold tasks scheduled far ahead (Redis redelivers them).
+SHORT_DELAY = timedelta(minutes=10)
+
+
+def schedule(
+    kind: str, payload: dict, delay: timedelta = timedelta(0), dedupe_key: str = ""
+) -> Outbox | None:
+    """Add a row in the current transaction; enqueue its task after commit.
+
+    With a dedupe_key, a second row of the same kind and key is never added (None).
+    """
+    if dedupe_key and Outbox.objects.filter(kind=kind, dedupe_key=dedupe_key).exists():
+        return None
+    try:
+        with transaction.atomic():
+            row = Outbox.objects.create(
+                kind=kind,
+                payload=payload,
+                due_at=timezone.now() + delay,
+                dedupe_key=dedupe_key,
+            )
+    except IntegrityError:  # the same key, added by a concurrent transaction
+        return None
+    if delay <= SHORT_DELAY:
+        transaction.on_commit(lambda: _enqueue(row.pk, delay))
     return row
 
 
-def _enqueue(row_id: int) -> None:
+def _enqueue(row_id: int, delay: timedelta = timedelta(0)) -> None:
     from games.tasks import run_outbox
 
     try:
-        run_outbox.delay(row_id)
+        run_outbox.apply_async((row_id,), countdown=delay.total_seconds() or None)
     except Exception:
         # The row is committed; the sweep will enqueue it when the broker is back.
         logger.warning("could not enqueue outbox row %s; the sweep will retry", row_id)
@@ -71,6 +100,13 @@ def run(row_id: int) -> bool:
     row = Outbox.objects.get(pk=row_id)
     try:
         _handlers[row.kind](row)
+    except Retry as retry:
+        Outbox.objects.filter(pk=row.pk).update(
+            claimed_at=None, due_at=now + retry.delay, attempts=F("attempts") - 1
+        )
+        if retry.delay <= SHORT_DELAY:
+            _enqueue(row.pk, retry.delay)
+        return False
     except Exception as error:
         logger.exception("outbox row %s (%s) failed", row.pk, row.kind)
         give_up = row.attempts >= MAX_ATTEMPTS

@@ -6,21 +6,30 @@ deadline sweep) are applied one after the other and never both. Rules are asked 
 engine; nothing here re-implements one. Side effects go through the outbox.
 """
 
+from datetime import datetime, timedelta
+
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
 from games import outbox
+from games.bots.cautious import cautious_action
 from games.engine import (
+    Action,
     GameOptions,
     GameState,
     IllegalAction,
     action_from_dict,
     action_to_dict,
+    end_text,
+    rating_word,
     replay,
     seating_order,
+    view_for,
 )
-from games.models import Game, Invitation, Move, Outbox, Seat
+from games.models import Game, Invitation, MadeBy, Move, Outbox, Seat, TimeoutPolicy
 
 
 class GameError(Exception):
@@ -54,6 +63,31 @@ def seat_names(game: Game) -> list[str]:
     return [seat.name for seat in game.seats.select_related("user").order_by("position")]
 
 
+def outcome(state: GameState, end: str = "") -> dict:
+    """The final score, its rating word and how the game ended, in words. `end` is the
+    game's recorded ending, which may be one the rules do not know (a timeout)."""
+    if end == Game.TIMED_OUT:
+        score, text = 0, "Time ran out on a turn, and the game ended: it scores 0."
+    else:
+        score, text = state.score, end_text(state)
+    return {
+        "score": score,
+        "max_score": state.max_score,
+        "rating": rating_word(score, state.options),
+        "text": text,
+    }
+
+
+def games_waiting_on(user: User):
+    """Games in play whose current turn is this user's."""
+    return Game.objects.filter(
+        status=Game.Status.PLAYING,
+        seats__user=user,
+        seats__is_bot=False,
+        seats__position=F("current_seat"),
+    ).order_by("turn_deadline", "pk")
+
+
 def seat_of(game: Game, user: User) -> Seat | None:
     if not user.is_authenticated:
         return None
@@ -71,7 +105,13 @@ def _locked(game_id: int) -> Game:
         raise GameError("There is no such game.") from None
 
 
-def create_game(creator: User, options: GameOptions, visibility: str) -> Game:
+def create_game(
+    creator: User,
+    options: GameOptions,
+    visibility: str,
+    turn_time_limit: int | None = None,
+    timeout_policy: str = TimeoutPolicy.AUTO_MOVE,
+) -> Game:
     """A new open game with the creator in the first seat and the other seats empty."""
     with transaction.atomic():
         game = Game.objects.create(
@@ -79,6 +119,8 @@ def create_game(creator: User, options: GameOptions, visibility: str) -> Game:
             visibility=visibility,
             creator=creator,
             max_score=options.max_score,
+            turn_time_limit=turn_time_limit,
+            timeout_policy=timeout_policy,
         )
         Seat.objects.bulk_create(
             Seat(game=game, position=position, user=creator if position == 0 else None)
@@ -154,6 +196,7 @@ def start_game(game_id: int, user: User) -> Game:
         game.started_at = timezone.now()
         _store_summary(game, state)
         game.save()
+        _notify_turn_change(game, state)
     return game
 
 
@@ -193,25 +236,250 @@ def submit_action(game_id: int, user: User, action: dict, expected_turn: int) ->
             )
         if game.current_seat != seat.position:
             raise GameError("It is not your turn.")
-        state = load_state(game)
-        try:
-            state.apply(action_from_dict(action))
-        except IllegalAction as error:
-            raise IllegalMove(f"That move is not allowed: {error.reason}.") from None
-        move = Move.objects.create(
-            game=game, turn=game.turn, seat=seat.position, action=action_to_dict(state.actions[-1])
-        )
-        _store_summary(game, state)
-        game.save(update_fields=["turn", "current_seat", "score", "end", "status", "finished_at"])
+        if seat.is_bot:
+            raise GameError("A bot plays this seat now.")
+        if seat.timeouts_in_a_row:
+            seat.timeouts_in_a_row = 0
+            seat.save(update_fields=["timeouts_in_a_row"])
+        return _apply(game, seat, action, MadeBy.PLAYER)
+
+
+def _apply(game: Game, seat: Seat, action: dict | Action, made_by: str) -> Move:
+    """Apply one action to a locked game whose turn it is for `seat`, and record it."""
+    state = load_state(game)
+    try:
+        if isinstance(action, dict):
+            action = action_from_dict(action)
+        state.apply(action)
+    except IllegalAction as error:
+        raise IllegalMove(f"That move is not allowed: {error.reason}.") from None
+    move = Move.objects.create(
+        game=game,
+        turn=game.turn,
+        seat=seat.position,
+        action=action_to_dict(action),
+        made_by=made_by,
+    )
+    _store_summary(game, state)
+    game.save(update_fields=SUMMARY_FIELDS)
+    _notify_turn_change(game, state)
     return move
 
 
+SUMMARY_FIELDS = [
+    "turn",
+    "current_seat",
+    "score",
+    "end",
+    "status",
+    "finished_at",
+    "turn_started_at",
+    "turn_deadline",
+]
+
+
 def _store_summary(game: Game, state: GameState) -> None:
+    now = timezone.now()
     game.turn = state.turn
     game.current_seat = state.current_seat
     game.score = state.score
     game.max_score = state.max_score
+    game.turn_started_at = now
+    game.turn_deadline = _deadline(game, now)
     if state.is_over:
         game.end = str(state.end)
         game.status = Game.Status.FINISHED
-        game.finished_at = timezone.now()
+        game.finished_at = now
+        game.turn_deadline = None
+
+
+def _deadline(game: Game, start: datetime) -> datetime | None:
+    if not game.turn_time_limit or game.is_paused():
+        return None
+    return start + timedelta(hours=game.turn_time_limit)
+
+
+def _finish(game: Game, end: str) -> None:
+    """End a game outside the rules (a timeout): it scores 0, as on hanab.live."""
+    game.status = Game.Status.FINISHED
+    game.end = end
+    game.score = 0
+    game.finished_at = timezone.now()
+    game.turn_deadline = None
+    game.save(update_fields=SUMMARY_FIELDS)
+    _notify_game_over(game)
+
+
+# -- notifications --------------------------------------------------------------------------
+
+
+def _notify_turn_change(game: Game, state: GameState) -> None:
+    """Outbox rows for what the new turn needs: an email (or a bot's move), a reminder."""
+    if game.is_finished():
+        _notify_game_over(game)
+        return
+    seat = game.seats.get(position=game.current_seat)
+    payload = {"game": game.pk, "turn": game.turn}
+    if seat.is_bot:
+        outbox.schedule(Outbox.Kind.BOT_MOVE, payload, delay=BOT_DELAY)
+        return
+    outbox.schedule(Outbox.Kind.YOUR_TURN, payload, delay=notify_delay())
+    _schedule_reminder(game)
+
+
+def _schedule_reminder(game: Game) -> None:
+    if game.turn_deadline is None:
+        return
+    lead = min(timedelta(hours=game.turn_time_limit) / 4, timedelta(hours=12))
+    payload = {"game": game.pk, "turn": game.turn, "deadline": game.turn_deadline.isoformat()}
+    delay = max(game.turn_deadline - lead - timezone.now(), timedelta(0))
+    outbox.schedule(Outbox.Kind.REMINDER, payload, delay=delay)
+
+
+def _notify_game_over(game: Game) -> None:
+    for seat in game.seats.filter(user__isnull=False, is_bot=False):
+        outbox.schedule(
+            Outbox.Kind.GAME_OVER,
+            {"game": game.pk, "user": seat.user_id},
+            dedupe_key=f"{game.pk}:{seat.user_id}",
+        )
+
+
+def notify_delay() -> timedelta:
+    """How long a your-turn email waits, so that a player looking at the game gets none."""
+    return timedelta(seconds=settings.NOTIFY_DELAY_SECONDS)
+
+
+BOT_DELAY = timedelta(seconds=3)
+
+
+def record_presence(game_id: int, user: User) -> None:
+    """The player's game page is open (it polled): their turn emails can wait."""
+    now = timezone.now()
+    Seat.objects.filter(game_id=game_id, user=user).exclude(
+        last_seen_at__gt=now - PRESENCE_WRITE_EVERY
+    ).update(last_seen_at=now)
+
+
+# A poll every few seconds would otherwise write every few seconds.
+PRESENCE_WRITE_EVERY = timedelta(seconds=20)
+
+
+# -- deadlines, pauses, bots ----------------------------------------------------------------
+
+
+def overdue_games(now: datetime, limit: int = 1000) -> list[tuple[int, int]]:
+    """(game id, turn) of games whose turn deadline has passed: an index range scan."""
+    return list(
+        Game.objects.filter(status=Game.Status.PLAYING, turn_deadline__lte=now)
+        .order_by("turn_deadline")
+        .values_list("pk", "turn")[:limit]
+    )
+
+
+def time_out(game_id: int, expected_turn: int) -> Move | None:
+    """Apply the game's timeout policy to a turn whose deadline has passed.
+
+    Locks the game like a move does, so a move and a timeout for the same turn can never
+    both land: whichever comes second finds the turn over (or the deadline not passed) and
+    does nothing.
+    """
+    with transaction.atomic():
+        game = _locked(game_id)
+        now = timezone.now()
+        if (
+            not game.is_playing()
+            or game.turn != expected_turn
+            or game.turn_deadline is None
+            or game.turn_deadline > now
+        ):
+            return None
+        if game.timeout_policy == TimeoutPolicy.END_GAME:
+            _finish(game, Game.TIMED_OUT)
+            return None
+        seat = game.seats.get(position=game.current_seat)
+        seat.timeouts_in_a_row += 1
+        seat.is_bot = seat.is_bot or seat.timeouts_in_a_row >= settings.TIMEOUTS_BEFORE_BOT
+        seat.save(update_fields=["timeouts_in_a_row", "is_bot"])
+        return _apply(game, seat, _cautious(game, seat), MadeBy.TIMEOUT)
+
+
+def bot_move(game_id: int, expected_turn: int) -> Move | None:
+    """A bot seat's move, if it is still that bot's turn (safe to run twice)."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if not game.is_playing() or game.turn != expected_turn:
+            return None
+        seat = game.seats.get(position=game.current_seat)
+        if not seat.is_bot:
+            return None
+        return _apply(game, seat, _cautious(game, seat), MadeBy.BOT)
+
+
+def _cautious(game: Game, seat: Seat) -> Action:
+    # The policy sees only the seat's own view: never a hidden card.
+    return cautious_action(view_for(load_state(game), seat.position))
+
+
+def vote_pause(game_id: int, user: User, wants_pause: bool = True) -> Game:
+    """A player asks for a pause (or withdraws the request); when every player still at the
+    table has asked, the game is paused: no deadline runs until someone resumes it."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seats.filter(user=user, is_bot=False).first()
+        if seat is None:
+            raise NotAllowed("Only a player at this table can ask for a pause.")
+        if not game.is_playing():
+            raise GameError("Only a game in play can be paused.")
+        if game.is_paused():
+            raise GameError("The game is already paused.")
+        seat.wants_pause = wants_pause
+        seat.save(update_fields=["wants_pause"])
+        humans = game.seats.filter(is_bot=False, user__isnull=False)
+        if not humans.filter(wants_pause=False).exists():
+            game.paused_at = timezone.now()
+            game.turn_deadline = None
+            game.save(update_fields=["paused_at", "turn_deadline"])
+    return game
+
+
+def resume(game_id: int, user: User) -> Game:
+    """Any player resumes a paused game; the turn gets a fresh deadline."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if not game.seats.filter(user=user, is_bot=False).exists():
+            raise NotAllowed("Only a player at this table can resume the game.")
+        if not game.is_paused():
+            raise GameError("The game is not paused.")
+        game.paused_at = None
+        game.turn_deadline = _deadline(game, timezone.now())
+        game.save(update_fields=["paused_at", "turn_deadline"])
+        game.seats.update(wants_pause=False)
+        _schedule_reminder(game)
+    return game
+
+
+def set_muted(game_id: int, user: User, muted: bool) -> Seat:
+    """Mute (or unmute) the emails of one game for one player."""
+    seat = Seat.objects.filter(game_id=game_id, user=user).first()
+    if seat is None:
+        raise NotAllowed("You are not playing in this game.")
+    seat.muted = muted
+    seat.save(update_fields=["muted"])
+    return seat
+
+
+def extend_deadline(game_id: int, user: User, hours: int) -> Game:
+    """The creator or a moderator gives the current turn more time."""
+    if not 1 <= hours <= 24 * 7:
+        raise GameError("A deadline can be extended by 1 hour to 7 days.")
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.creator_id != user.pk and not user.is_staff:
+            raise NotAllowed("Only the game's creator or a moderator can extend a deadline.")
+        if game.turn_deadline is None:
+            raise GameError("This turn has no deadline to extend.")
+        game.turn_deadline += timedelta(hours=hours)
+        game.save(update_fields=["turn_deadline"])
+        _schedule_reminder(game)
+    return game

@@ -52,9 +52,14 @@ def _clue_badges(card: dict) -> tuple[list[str], list[str]]:
     return touched, missed
 
 
-def table(view: dict) -> dict:
+AUTOMATIC = {"timeout": "time ran out, so a cautious move was made", "bot": "a bot's move"}
+
+
+def table(view: dict, automatic_turns: dict[int, str] | None = None) -> dict:
     """The engine's view, regrouped: the viewer's hand, the others in turn order, the discard
-    pile by suit, clue choices by target, the history newest first."""
+    pile by suit, clue choices by target, the history newest first (moves not made by the
+    player themself say so)."""
+    automatic_turns = automatic_turns or {}
     num_suits = len(view["fireworks"])
     legal = view.get("legal") or {}
     clues_by_target: dict[int, list[dict]] = {}
@@ -101,7 +106,10 @@ def table(view: dict) -> dict:
     return {
         "hands": hands,
         "discards_by_suit": discards_by_suit,
-        "history": list(reversed(view["history"])),
+        "history": [
+            {**entry, "note": AUTOMATIC.get(automatic_turns.get(entry["turn"], ""))}
+            for entry in reversed(view["history"])
+        ],
         "current_name": None if current is None else view["names"][current],
         "can_discard": bool(legal.get("discard")),
         "can_clue": bool(legal.get("clues")),

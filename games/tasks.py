@@ -1,9 +1,16 @@
 """Celery tasks: thin wrappers that call games.services or games.outbox. Arguments are JSON
 (ids, not objects), and every task is safe to run twice."""
 
-from celery import shared_task
+import logging
 
-from games import outbox
+from celery import shared_task
+from django.utils import timezone
+
+from accounts.models import User
+from games import outbox, services
+from games.models import Outbox
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task
@@ -18,6 +25,34 @@ def run_outbox(row_id: int) -> bool:
 
 
 @shared_task
+def time_out(game_id: int, turn: int) -> bool:
+    return services.time_out(game_id, turn) is not None
+
+
+@shared_task
 def sweep() -> dict[str, int]:
-    """Run every minute by beat: re-enqueue outbox rows that are due but were never run."""
-    return {"outbox_enqueued": outbox.enqueue_due()}
+    """Run every minute by beat: apply the timeout policy of every overdue game, and
+    re-enqueue outbox rows that are due but were never run."""
+    overdue = services.overdue_games(timezone.now())
+    for game_id, turn in overdue:
+        try:
+            services.time_out(game_id, turn)
+        except Exception:
+            logger.exception(
+                "timeout of game %s turn %s failed; the next sweep retries", game_id, turn
+            )
+    return {"timed_out": len(overdue), "outbox_enqueued": outbox.enqueue_due()}
+
+
+@shared_task
+def daily_digest() -> int:
+    """Once a day: a digest row for everyone who asked for one (at most one a day each)."""
+    today = timezone.now().date().isoformat()
+    users = User.objects.filter(notify=User.Notify.DAILY_DIGEST, is_active=True)
+    count = 0
+    for user_id in users.values_list("pk", flat=True).iterator():
+        row = outbox.schedule(
+            Outbox.Kind.DIGEST, {"user": user_id}, dedupe_key=f"{user_id}:{today}"
+        )
+        count += row is not None
+    return count

@@ -19,15 +19,14 @@ from games.engine import (
     GameOptions,
     HanabLiveImportError,
     action_to_dict,
-    finished_view,
     from_hanablive,
     replay,
     spectator_view,
     to_hanablive,
     view_for,
 )
-from games.forms import ImportForm, InviteForm, NewGameForm, action_from_post
-from games.models import Game, ImportedReplay, Seat
+from games.forms import ExtendForm, ImportForm, InviteForm, NewGameForm, action_from_post
+from games.models import Game, ImportedReplay, MadeBy, Seat
 from games.table import table
 
 # -- access ---------------------------------------------------------------------------------
@@ -103,7 +102,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         game = services.create_game(
-            request.user, form.cleaned_data["options"], form.cleaned_data["visibility"]
+            request.user,
+            form.cleaned_data["options"],
+            form.cleaned_data["visibility"],
+            turn_time_limit=form.cleaned_data["turn_time_limit"],
+            timeout_policy=form.cleaned_data["timeout_policy"],
         )
         messages.success(request, "Game created. Invite players, then start it.")
         return redirect(game)
@@ -220,14 +223,31 @@ def _waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRe
 def _turn_page(
     request: HttpRequest, game: Game, seat: Seat, status: int = 200, confirm: dict | None = None
 ) -> HttpResponse:
-    names = services.seat_names(game)
-    state = services.load_state(game)
+    seats = list(game.seats.select_related("user").order_by("position"))
+    names = [s.name for s in seats]
+    moves = list(game.moves.order_by("turn"))
+    state = services.load_state(game, moves)
     view = view_for(state, seat.position, names)
     template = "games/game.html"
     if request.htmx:
         template += "#table"
-    context = {"game": game, "view": view, **table(view), "confirm": confirm}
+    context = {
+        "game": game,
+        "seat": seat,
+        "view": view,
+        **table(view, automatic_turns(moves)),
+        "confirm": confirm,
+        "pause_votes": [s.name for s in seats if s.wants_pause],
+        "can_extend": game.turn_deadline is not None
+        and (game.creator_id == request.user.pk or request.user.is_staff),
+        "extend_form": ExtendForm(),
+    }
     return render(request, template, context, status=status)
+
+
+def automatic_turns(moves) -> dict[int, str]:
+    """Turns not played by the player themself, with why (a timeout, a bot)."""
+    return {move.turn: move.made_by for move in moves if move.made_by != MadeBy.PLAYER}
 
 
 @login_required
@@ -247,6 +267,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404("No such game")
     turn, status = known
     shown_status = request.GET.get("status", Game.Status.PLAYING)
+    services.record_presence(game_id, request.user)
     if status == shown_status == Game.Status.PLAYING:
         if request.GET.get("turn") == str(turn):
             return HttpResponse(status=204)
@@ -300,6 +321,36 @@ def _after_move(request: HttpRequest, game_id: int, seat: Seat, status: int = 20
     return _turn_page(request, game, seat, status=status)
 
 
+@login_required
+@require_POST
+def pause(request: HttpRequest, game_id: int) -> HttpResponse:
+    wants = request.POST.get("wants_pause", "yes") == "yes"
+    return _run(request, game_id, services.vote_pause, wants)
+
+
+@login_required
+@require_POST
+def resume(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _run(request, game_id, services.resume)
+
+
+@login_required
+@require_POST
+def extend(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = ExtendForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose how much more time to give.")
+        return redirect("games:detail", game_id)
+    return _run(request, game_id, services.extend_deadline, form.cleaned_data["hours"])
+
+
+@login_required
+@require_POST
+def mute(request: HttpRequest, game_id: int) -> HttpResponse:
+    muted = request.POST.get("muted") == "yes"
+    return _run(request, game_id, services.set_muted, muted)
+
+
 # -- finished games: replay and export -------------------------------------------------------
 
 
@@ -320,7 +371,8 @@ def _replay_page(
     state = final if turn == len(actions) else replay(options, deck_source, actions, upto=turn)
     view = spectator_view(state, record["names"])
     view["viewer"] = None
-    outcome = finished_view(final, record["names"]) if final.is_over else None
+    over = final.is_over or bool(record.get("end"))
+    outcome = services.outcome(final, record.get("end", "")) if over else None
 
     def link(t: int) -> str:
         return reverse(url_name, args=[*url_args, t])
@@ -330,7 +382,6 @@ def _replay_page(
         "view": view,
         **table(view),
         "outcome": outcome,
-        "final_score": final.score,
         "turn": turn,
         "last_turn": len(actions),
         "nav": {
@@ -360,6 +411,7 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
         "deck_source": game.deck_source,
         "actions": list(game.moves.order_by("turn").values_list("action", flat=True)),
         "names": services.seat_names(game),
+        "end": game.end,
     }
     return _replay_page(
         request,

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -173,7 +174,13 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "games.tasks.sweep", "schedule": 60.0},
+    "daily-digest": {"task": "games.tasks.daily_digest", "schedule": crontab(hour=7, minute=0)},
 }
+
+# Games: a your-turn email waits this long and is not sent while the player's page is open;
+# a player whose time runs out this many turns in a row is replaced by a bot.
+NOTIFY_DELAY_SECONDS = env.int("NOTIFY_DELAY_SECONDS", default=90)
+TIMEOUTS_BEFORE_BOT = 3
 
 if not DEBUG and not RUNNING_TESTS:
     SESSION_COOKIE_SECURE = SITE_URL.startswith("https://")

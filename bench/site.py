@@ -1,0 +1,682 @@
+"""Benchmark of the site under gunicorn and PostgreSQL. Not a test: it prints figures.
+
+    .venv/bin/python bench/site.py                     # 10 s per measure, 4 clients, 3 workers
+    .venv/bin/python bench/site.py --seconds 5 --json  # a shorter run, as JSON
+
+What it does:
+
+1. Recreates the PostgreSQL database `hanabi_bench` (server from --pg, default
+   postgres://postgres@127.0.0.1:5432), migrates it, collects the static files (DEBUG is off,
+   so pages need whitenoise's manifest), and creates players and started two-player games
+   through games.services. Celery's broker is Redis database 15 (--redis-url); no worker
+   runs, and the queue is emptied before and after.
+2. Starts gunicorn (sync workers, as in the Procfile) with bench.site_settings on a free local
+   port, and waits until it answers.
+3. Measures, one after the other, each for --seconds after a short warm-up, with --concurrency
+   client threads (a new connection per request: the sync worker closes it anyway):
+   * trivial: GET /bench/trivial/, a view that returns "ok" and exists only in
+     bench.site_urls: request parsing and the middleware, nothing of the site;
+   * turn page: GET /games/<id>/ by the player whose turn it is, each client on its own game,
+     played to mid-game beforehand (--turn-page-moves);
+   * move: POST /games/<id>/move/ with a random legal clue or discard (never a play, so games
+     last to the end of the deck), alternating the two players of the client's own game. The
+     client follows its game with the engine, so it never asks the server what to play, and
+     goes on to a fresh game when one ends.
+   Every response is checked (200 for the page; for a move, a 302 back to the game that sets
+   no error message); errors are counted, and a run with errors says so and exits with 1.
+4. Prints requests per second, median and 95th-percentile latency, each median's ratio to the
+   trivial view's median in the same run (the machine is shared and noisy: compare ratios),
+   and the SQL queries per request, counted once in-process with Django's test client.
+
+Players are logged in without the login form: each has a session made by the test client's
+force_login(); CSRF is satisfied with a csrftoken cookie and the same value in X-CSRFToken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import math
+import os
+import platform
+import random
+import secrets
+import signal
+import socket
+import statistics
+import string
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from games.engine import (  # noqa: E402  (after the path is set)
+    Clue,
+    Discard,
+    GameOptions,
+    GameState,
+    Play,
+    new_game,
+)
+
+VAR_DIR = ROOT / "var" / "bench"
+TRIVIAL_PATH = "/bench/trivial/"
+OPTIONS = GameOptions(players=2)
+# A two-player game of clues and discards lasts about 90 moves (40 discards empty the deck);
+# count on fewer, and on a fast machine, so that no client runs out of games.
+MOVES_PER_GAME_AT_LEAST = 60
+MOVES_PER_SECOND_PER_CLIENT_AT_MOST = 150
+
+
+class BadResponse(Exception):
+    """The server answered something other than what a working site answers."""
+
+
+class OutOfGames(Exception):
+    """A move client played every game prepared for it."""
+
+
+# -- options and environment ----------------------------------------------------------------
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10, help="length of each measure")
+    parser.add_argument("--warmup", type=float, default=1, help="unmeasured seconds before each")
+    parser.add_argument("--concurrency", type=int, default=4, help="client threads")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
+    parser.add_argument("--turn-page-moves", type=int, default=30, help="moves before the page")
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
+    parser.add_argument("--database", default="hanabi_bench", help="dropped and recreated")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/15")
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=None,
+        help="keep database connections this many seconds (default: the site's setting, "
+        "a new connection per request); for trying what persistent connections gain",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser.parse_args()
+
+
+def configure_environment(args: argparse.Namespace) -> None:
+    """The environment the site reads its settings from, here and in gunicorn: production's
+    (DEBUG off, PostgreSQL, Redis), with the bench's database and URLs."""
+    database_url = f"{args.pg.rstrip('/')}/{args.database}"
+    if args.conn_max_age is not None:
+        database_url += f"?conn_max_age={args.conn_max_age}"
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="bench.site_settings",
+        DATABASE_URL=database_url,
+        REDIS_URL=args.redis_url,
+        SECRET_KEY=secrets.token_urlsafe(50),
+        DEBUG="false",
+        # testserver: the in-process test client that counts queries.
+        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+        VAR_DIR=str(VAR_DIR),
+        LOG_LEVEL="WARNING",
+    )
+    # Email goes to files under VAR_DIR, never to a real server.
+    os.environ.pop("EMAIL_URL", None)
+
+
+def recreate_database(args: argparse.Namespace) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(f"{args.pg.rstrip('/')}/postgres", autocommit=True) as connection:
+        name = sql.Identifier(args.database)
+        # FORCE: a gunicorn left over from an interrupted run must not keep the old one alive.
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(name))
+
+
+def empty_broker_queue(redis_url: str) -> int:
+    """Drop the tasks queued in the bench's Redis database (no worker runs them); how many."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        queued = client.llen("celery")
+        client.delete("celery")
+    finally:
+        client.close()
+    return queued
+
+
+# -- the games the clients play -------------------------------------------------------------
+
+
+@dataclass
+class BenchGame:
+    game_id: int
+    seed: int
+    sessions: list[str]  # session cookie of each seat's player, by seat position
+    current_seat: int  # whose turn it was once the game was prepared
+
+    @property
+    def path(self) -> str:
+        return f"/games/{self.game_id}/"
+
+
+def next_action(state: GameState, rng: random.Random):
+    """A random legal clue or discard: never a play, so that games run to the end of the deck
+    (a misplay would end them early)."""
+    return rng.choice([action for action in state.legal_actions() if not isinstance(action, Play)])
+
+
+def move_form(action, turn: int) -> dict:
+    """The fields the turn page's forms post for this action."""
+    if isinstance(action, Clue):
+        value = {"colour": action.colour} if action.colour else {"rank": action.rank}
+        return {"kind": "clue", "target": action.target, **value, "turn": turn}
+    kind = "discard" if isinstance(action, Discard) else "play"
+    form = {"kind": kind, "card": action.card_id, "turn": turn}
+    if kind == "play":
+        form["confirmed"] = "yes"  # skip the confirmation page
+    return form
+
+
+@dataclass
+class Fixtures:
+    turn_page_games: list[BenchGame]  # one per client, played to mid-game
+    move_games: list[list[BenchGame]]  # a queue of fresh games per client
+    queries: dict[str, int] = field(default_factory=dict)
+
+
+def prepare_site(args: argparse.Namespace) -> Fixtures:
+    """Migrate, collect static files, and create the players and games, in this process."""
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+    games_per_client = math.ceil(
+        (args.seconds + args.warmup)
+        * MOVES_PER_SECOND_PER_CLIENT_AT_MOST
+        / MOVES_PER_GAME_AT_LEAST
+    )
+    fixtures = Fixtures(turn_page_games=[], move_games=[])
+    for client in range(args.concurrency):
+        players = [make_player(f"bench-{client}-{letter}") for letter in "ab"]
+        fixtures.turn_page_games.append(started_game(players, moves=args.turn_page_moves))
+        fixtures.move_games.append([started_game(players) for _ in range(games_per_client)])
+    fixtures.queries = count_queries(args)
+
+    from django.db import connections
+
+    connections.close_all()
+    return fixtures
+
+
+_sessions: dict[int, str] = {}
+
+
+def make_player(name: str):
+    from accounts.models import User
+
+    return User.objects.create_user(f"{name}@example.com", password=None, display_name=name)
+
+
+def session_of(user) -> str:
+    """A logged-in session for the user (one per user, made once)."""
+    from django.test import Client
+
+    if user.pk not in _sessions:
+        client = Client()
+        client.force_login(user)
+        _sessions[user.pk] = client.cookies["sessionid"].value
+    return _sessions[user.pk]
+
+
+def started_game(players: list, moves: int = 0) -> BenchGame:
+    """A two-player game created, joined and started through the services, then `moves`
+    moves into play."""
+    from games import services
+    from games.engine import action_to_dict
+    from games.models import Game
+
+    game = services.create_game(players[0], OPTIONS, Game.Visibility.INVITE)
+    services.join_game(game.pk, players[1], game.invite_code)
+    game = services.start_game(game.pk, players[0])
+    # The start shuffles the players into their seats.
+    users_by_seat = [seat.user for seat in game.seats.select_related("user").order_by("position")]
+    state = new_game(OPTIONS, seed=game.seed)
+    rng = random.Random(game.seed)
+    for _ in range(moves):
+        action = next_action(state, rng)
+        user = users_by_seat[state.current_seat]
+        services.submit_action(game.pk, user, action_to_dict(action), state.turn)
+        state.apply(action)
+    sessions = [session_of(user) for user in users_by_seat]
+    return BenchGame(game.pk, game.seed, sessions, state.current_seat)
+
+
+def count_queries(args: argparse.Namespace) -> dict[str, int]:
+    """SQL queries per request, with Django's test client in this process, on a game of its
+    own: what each measured request costs the database."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    players = [make_player(f"bench-queries-{letter}") for letter in "ab"]
+    # The next move is the game's first: count_queries() needs no copy of a played state.
+    bench_game = started_game(players)
+    state = new_game(OPTIONS, seed=bench_game.seed)
+    client = Client()
+    client.cookies["sessionid"] = bench_game.sessions[state.current_seat]
+    client.get(bench_game.path)  # the first request fills caches (content types, templates)
+
+    counts = {}
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(bench_game.path).status_code == 200
+    counts["turn page"] = len(captured)
+    with CaptureQueriesContext(connection) as captured:
+        form = move_form(next_action(state, random.Random(0)), state.turn)
+        assert client.post(f"{bench_game.path}move/", form).status_code == 302
+    counts["move"] = len(captured)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(TRIVIAL_PATH).status_code == 200
+    counts["trivial"] = len(captured)
+    return counts
+
+
+# -- gunicorn -------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(workers: int) -> Iterator[tuple[int, subprocess.Popen]]:
+    """A running gunicorn (the Procfile's, on a free local port); stopped on the way out,
+    whatever happens. (port, process)."""
+    port = free_port()
+    log_path = VAR_DIR / "gunicorn.log"
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "hanabi_site.wsgi",
+        "--chdir",
+        str(ROOT),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "sync",
+        "--error-logfile",
+        str(log_path),
+    ]
+    with open(log_path, "w") as log:
+        # A session of its own: Ctrl-C in the terminal reaches only this script, which then
+        # stops gunicorn and its workers as a group.
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        wait_until_answering(port, process, log_path)
+        yield port, process
+    finally:
+        stop(process)
+
+
+def wait_until_answering(port: int, process: subprocess.Popen, log_path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited at start:\n{tail(log_path)}")
+        try:
+            if send(port, "GET", TRIVIAL_PATH).status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"gunicorn did not answer within 60 s:\n{tail(log_path)}")
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop gunicorn's master and workers: SIGTERM to the group, SIGKILL if it lingers."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def tail(path: Path, lines: int = 30) -> str:
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
+# -- HTTP -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Response:
+    status: int
+    headers: http.client.HTTPMessage
+    body: bytes
+    seconds: float  # from connecting to the last byte
+
+
+def send(
+    port: int, method: str, path: str, headers: dict | None = None, body: str | None = None
+) -> Response:
+    started = time.perf_counter()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        content = response.read()
+    finally:
+        connection.close()
+    return Response(response.status, response.headers, content, time.perf_counter() - started)
+
+
+def random_csrf_secret() -> str:
+    """What Django keeps in the csrftoken cookie; it accepts it unmasked in X-CSRFToken."""
+    return "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
+
+
+def logged_in_headers(session: str, csrf: str) -> dict:
+    return {"Cookie": f"sessionid={session}; csrftoken={csrf}", "X-CSRFToken": csrf}
+
+
+def describe(response: Response) -> str:
+    location = response.headers.get("Location")
+    snippet = response.body[:200].decode(errors="replace").strip()
+    return f"{response.status}" + (f" -> {location}" if location else "") + f": {snippet!r}"
+
+
+# -- the clients: each call makes one request, checks it, and returns its latency -------------
+
+
+def trivial_client(port: int) -> Callable[[], float]:
+    def request() -> float:
+        response = send(port, "GET", TRIVIAL_PATH)
+        if response.status != 200 or response.body != b"ok":
+            raise BadResponse(f"trivial: {describe(response)}")
+        return response.seconds
+
+    return request
+
+
+def turn_page_client(port: int, game: BenchGame, csrf: str) -> Callable[[], float]:
+    # The page of the player whose turn it is: it carries the forms, the heavier page.
+    headers = logged_in_headers(game.sessions[game.current_seat], csrf)
+
+    def request() -> float:
+        response = send(port, "GET", game.path, headers)
+        if response.status != 200:
+            raise BadResponse(f"turn page: {describe(response)}")
+        return response.seconds
+
+    return request
+
+
+class MoveClient:
+    """Plays its queue of games one move per request, both players in turn."""
+
+    def __init__(self, port: int, games: list[BenchGame], csrf: str) -> None:
+        self.port = port
+        self.games = iter(games)
+        self.csrf = csrf
+        self.next_game()
+
+    def next_game(self) -> None:
+        self.game = next(self.games, None)
+        if self.game is not None:
+            self.state = new_game(OPTIONS, seed=self.game.seed)
+            self.rng = random.Random(self.game.seed)
+
+    def __call__(self) -> float:
+        if self.game is None:
+            raise OutOfGames("a move client played every game prepared for it")
+        action = next_action(self.state, self.rng)
+        session = self.game.sessions[self.state.current_seat]
+        body = urlencode(move_form(action, self.state.turn))
+        headers = {
+            **logged_in_headers(session, self.csrf),
+            "Content-Type": "application/x-www-form-urlencoded",
+        }
+        response = send(self.port, "POST", f"{self.game.path}move/", headers, body)
+        # Success is a redirect back to the game; a refused move also says why in a message.
+        refused = "messages=" in (response.headers.get("Set-Cookie") or "")
+        if response.status != 302 or response.headers.get("Location") != self.game.path or refused:
+            self.next_game()  # the server's game and ours may differ now: leave this one
+            raise BadResponse(f"move: {describe(response)}")
+        self.state.apply(action)
+        if self.state.is_over:
+            self.next_game()
+        return response.seconds
+
+
+# -- measuring ------------------------------------------------------------------------------
+
+
+@dataclass
+class Measure:
+    name: str
+    latencies: list[float] = field(default_factory=list)  # seconds, successful requests only
+    errors: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    @property
+    def requests_per_second(self) -> float:
+        return len(self.latencies) / self.elapsed if self.elapsed else 0.0
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.latencies) * 1000 if self.latencies else math.nan
+
+    @property
+    def p95_ms(self) -> float:
+        if len(self.latencies) < 2:
+            return math.nan
+        return statistics.quantiles(self.latencies, n=20, method="inclusive")[18] * 1000
+
+
+def run_clients(name: str, clients: list[Callable[[], float]], seconds: float) -> Measure:
+    """Each client in its own thread, one request after another, for `seconds`."""
+    measure = Measure(name)
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+
+    def loop(client: Callable[[], float]) -> None:
+        latencies, errors = [], []
+        while time.perf_counter() < deadline:
+            try:
+                latencies.append(client())
+            except OutOfGames as error:
+                errors.append(str(error))
+                break
+            except (BadResponse, OSError, http.client.HTTPException) as error:
+                errors.append(f"{type(error).__name__}: {error}")
+        with lock:
+            measure.latencies.extend(latencies)
+            measure.errors.extend(errors)
+
+    threads = [threading.Thread(target=loop, args=(client,), daemon=True) for client in clients]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    measure.elapsed = time.perf_counter() - started
+    return measure
+
+
+def measure_with_warmup(
+    name: str, clients: list[Callable[[], float]], args: argparse.Namespace
+) -> Measure:
+    """A warm-up (each worker compiles its templates, opens its files) and then the measure.
+    Errors in the warm-up count too."""
+    warmup = run_clients(name, clients, args.warmup)
+    measure = run_clients(name, clients, args.seconds)
+    measure.errors[:0] = [f"(warm-up) {error}" for error in warmup.errors]
+    return measure
+
+
+def run_benchmark(args: argparse.Namespace, port: int, fixtures: Fixtures) -> list[Measure]:
+    csrf = random_csrf_secret()
+    # Gunicorn's workers load Django one by one; let them all finish before anything counts.
+    run_clients("start", [trivial_client(port)] * args.concurrency, max(args.warmup, 2))
+    trivial = [trivial_client(port) for _ in range(args.concurrency)]
+    turn_pages = [turn_page_client(port, game, csrf) for game in fixtures.turn_page_games]
+    moves = [MoveClient(port, games, csrf) for games in fixtures.move_games]
+    return [
+        measure_with_warmup("trivial view", trivial, args),
+        measure_with_warmup("turn page", turn_pages, args),
+        measure_with_warmup("move", moves, args),
+    ]
+
+
+# -- the report -----------------------------------------------------------------------------
+
+
+def machine() -> dict:
+    import django
+    import gunicorn as gunicorn_package
+    import psycopg
+
+    with psycopg.connect(os.environ["DATABASE_URL"].split("?")[0]) as connection:
+        postgresql = connection.info.parameter_status("server_version")
+    return {
+        "python": platform.python_version(),
+        "django": django.get_version(),
+        "gunicorn": gunicorn_package.__version__,
+        "postgresql": postgresql,
+        "cpus": os.cpu_count(),
+        "machine": platform.machine(),
+    }
+
+
+def report(args, measures: list[Measure], fixtures: Fixtures, context: dict) -> dict:
+    floor = measures[0].median_ms
+    queries = {"trivial view": "trivial", "turn page": "turn page", "move": "move"}
+    rows = {
+        m.name: {
+            "requests_per_second": round(m.requests_per_second, 1),
+            "median_ms": round(m.median_ms, 2),
+            "p95_ms": round(m.p95_ms, 2),
+            "median_vs_trivial": round(m.median_ms / floor, 2),
+            "requests": len(m.latencies),
+            "errors": len(m.errors),
+            "sql_queries": fixtures.queries.get(queries[m.name]),
+        }
+        for m in measures
+    }
+    return {
+        "command": " ".join([".venv/bin/python", "bench/site.py", *sys.argv[1:]]),
+        "seconds": args.seconds,
+        "concurrency": args.concurrency,
+        "workers": args.workers,
+        "turn_page_moves": args.turn_page_moves,
+        "conn_max_age": args.conn_max_age,
+        **context,
+        "results": rows,
+        "errors": sum(len(m.errors) for m in measures),
+        "error_samples": [e for m in measures for e in m.errors][:10],
+    }
+
+
+def print_table(result: dict) -> None:
+    print(
+        f"Site benchmark: gunicorn, {result['workers']} sync workers; "
+        f"{result['concurrency']} client threads; {result['seconds']:g} s per measure; "
+        f"turn page at move {result['turn_page_moves']}"
+    )
+    m = result["machine"]
+    print(
+        f"Python {m['python']}, Django {m['django']}, gunicorn {m['gunicorn']}, "
+        f"PostgreSQL {m['postgresql']}, {m['cpus']} CPUs; load average "
+        f"{result['load_before']} before, {result['load_after']} after"
+    )
+    print()
+    header = f"{'':14} {'req/s':>8} {'median ms':>10} {'p95 ms':>8} {'× trivial':>10} {'SQL':>4}"
+    print(header)
+    print("-" * len(header))
+    for name, row in result["results"].items():
+        print(
+            f"{name:14} {row['requests_per_second']:8.1f} {row['median_ms']:10.2f} "
+            f"{row['p95_ms']:8.2f} {row['median_vs_trivial']:10.2f} {row['sql_queries']:>4}"
+        )
+    print()
+    print("× trivial: the median latency over the trivial view's, measured in the same run.")
+    if result["broker_tasks_queued"]:
+        print(f"{result['broker_tasks_queued']} Celery tasks were queued (and dropped).")
+
+
+def shout_errors(result: dict) -> None:
+    banner = "!" * 78
+    print(banner, file=sys.stderr)
+    print(f"THE RUN HAD {result['errors']} ERRORS: its figures are not valid.", file=sys.stderr)
+    for name, row in result["results"].items():
+        if row["errors"]:
+            print(f"  {name}: {row['errors']} errors", file=sys.stderr)
+    for sample in result["error_samples"]:
+        print(f"  {sample}", file=sys.stderr)
+    print(f"gunicorn's log: {VAR_DIR / 'gunicorn.log'}", file=sys.stderr)
+    print(banner, file=sys.stderr)
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main() -> int:
+    args = parse_args()
+    # SIGTERM unwinds like Ctrl-C, so that gunicorn is stopped on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    configure_environment(args)
+    say = (lambda *_: None) if args.json else (lambda text: print(text, file=sys.stderr))
+
+    say(f"recreating database {args.database}, migrating, creating games…")
+    recreate_database(args)
+    fixtures = prepare_site(args)
+    # Count only what the measured requests queue, not the moves played while preparing.
+    empty_broker_queue(args.redis_url)
+    context = {"machine": machine(), "load_before": load()}
+    say(f"starting gunicorn with {args.workers} workers and measuring…")
+    with gunicorn(args.workers) as (port, _):
+        measures = run_benchmark(args, port, fixtures)
+    context["load_after"] = load()
+    context["broker_tasks_queued"] = empty_broker_queue(args.redis_url)
+
+    result = report(args, measures, fixtures, context)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print_table(result)
+    if result["errors"]:
+        shout_errors(result)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("interrupted; gunicorn stopped", file=sys.stderr)
+        sys.exit(130)

@@ -1,0 +1,1 @@
+"""Seat policies over the engine's per-player view: a bot sees exactly what its seat may see."""
