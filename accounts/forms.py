@@ -1,4 +1,5 @@
 import logging
+import zoneinfo
 from typing import Any
 
 from django import forms
@@ -41,13 +42,28 @@ class SignupForm(BaseUserCreationForm):
         return email
 
 
+def time_zone_choices() -> list[tuple[str, str]]:
+    # "localtime" is whatever the server's clock says and "Factory" means "no zone set":
+    # neither is a place a person lives in.
+    names = zoneinfo.available_timezones() - {"localtime", "Factory"}
+    return [(name, name.replace("_", " ")) for name in sorted(names)]
+
+
 class ProfileForm(forms.ModelForm):
+    # A list of real zones, so that a typo can never reach the time zone middleware.
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        choices=time_zone_choices,
+        help_text=User._meta.get_field("time_zone").help_text,
+    )
+
     class Meta:
         model = User
-        fields = ("display_name", "email")
+        fields = ("display_name", "email", "notify", "time_zone")
         widgets = {
             "email": forms.EmailInput(attrs={"autocomplete": "email"}),
             "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
+            "notify": forms.RadioSelect,
         }
 
     def clean_email(self) -> str:

@@ -43,5 +43,6 @@ urlpatterns = [
     path("link/", views.link, name="link"),
     path("profile/", views.profile, name="profile"),
     path("password-change/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("unsubscribe/<str:token>/", views.unsubscribe_from_game_emails, name="unsubscribe"),
     *password_reset_urls,
 ]

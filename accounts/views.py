@@ -10,9 +10,10 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse_lazy
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import emails, links
+from accounts import emails, links, unsubscribe
 from accounts.forms import EMAIL_TAKEN, LoginLinkForm, ProfileForm, SignupForm
 from accounts.models import User
 
@@ -119,7 +120,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             user = form.save(commit=False)
             try:
                 with transaction.atomic():
-                    user.save(update_fields=["display_name", "email"])
+                    user.save(update_fields=ProfileForm.Meta.fields)
             except IntegrityError:
                 form.add_error("email", EMAIL_TAKEN)
             else:
@@ -128,6 +129,23 @@ def profile(request: HttpRequest) -> HttpResponse:
     else:
         form = ProfileForm(instance=request.user)
     return render(request, "accounts/profile.html", {"form": form})
+
+
+@csrf_exempt  # mail providers POST "List-Unsubscribe=One-Click" with no session or token
+@require_http_methods(["GET", "POST"])
+def unsubscribe_from_game_emails(request: HttpRequest, token: str) -> HttpResponse:
+    """One-click unsubscribe (RFC 8058). Only a POST unsubscribes: link checkers and
+    mail scanners fetch the GET, and that must change nothing."""
+    user = unsubscribe.user_for_token(token)
+    if user is None:
+        return render(request, "accounts/unsubscribe_invalid.html", status=400)
+    if request.method == "POST":
+        if user.notify != User.Notify.NONE:
+            user.notify = User.Notify.NONE
+            user.save(update_fields=["notify"])
+            logger.info("User %s unsubscribed from game emails", user.pk)
+        return render(request, "accounts/unsubscribed.html", {"email": user.email})
+    return render(request, "accounts/unsubscribe.html", {"email": user.email})
 
 
 class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):

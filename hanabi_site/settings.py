@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "hanabi_site.middleware.user_time_zone_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -138,11 +139,12 @@ STORAGES = {
 }
 
 # Email: SMTP (or any scheme django-environ knows) from EMAIL_URL; by default every
-# message is written as a file under var/mail, where a person can read it.
+# message is written as its own .eml file under var/mail, where a person can read it:
+# with DEBUG on, /dev/mail/ lists them with their links clickable.
 if "EMAIL_URL" in os.environ:
     vars().update(env.email_url("EMAIL_URL"))
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_BACKEND = "hanabi_site.mail_backend.EmlFileBackend"
     EMAIL_FILE_PATH = VAR_DIR / "mail"
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Hanabi <hanabi@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -14,3 +15,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]
+
+if settings.DEBUG:
+    # The emails the embedded default wrote to files, readable with their links clickable.
+    urlpatterns.append(path("dev/mail/", include("hanabi_site.dev_mail")))

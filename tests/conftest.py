@@ -11,6 +11,8 @@ import shutil
 import pytest
 from django.conf import settings
 
+from accounts.models import User
+
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -48,3 +50,30 @@ def pytest_collection_modifyitems(config, items) -> None:
         for marker, reason in missing.items():
             if marker in item.keywords:
                 item.add_marker(pytest.mark.skip(reason=reason))
+
+
+# Personas: alice creates games, bob and carol play with her, mallory plays in none.
+
+
+def make_user(name: str) -> User:
+    return User.objects.create_user(f"{name}@example.org", "pw-" + name, display_name=name.title())
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db) -> User:
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(db) -> User:
+    return make_user("carol")
+
+
+@pytest.fixture
+def mallory(db) -> User:
+    return make_user("mallory")

@@ -1,43 +1,31 @@
-"""Personas: alice creates games, bob and carol play with her, mallory plays in none."""
-
-import pytest
+"""Helpers to set up games. The personas (alice, bob, carol, mallory) are in tests/conftest.py."""
 
 from accounts.models import User
 from games import services
 from games.engine import GameOptions
-from games.models import Game
-
-
-def make_user(name: str) -> User:
-    return User.objects.create_user(f"{name}@example.org", "pw-" + name, display_name=name.title())
-
-
-@pytest.fixture
-def alice(db) -> User:
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db) -> User:
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol(db) -> User:
-    return make_user("carol")
-
-
-@pytest.fixture
-def mallory(db) -> User:
-    return make_user("mallory")
+from games.models import Game, TimeoutPolicy
+from tests.conftest import make_user  # noqa: F401  (re-exported for test modules)
 
 
 def start_game(
-    creator: User, *others: User, deck: list | None = None, seed: int = 1234, **options
+    creator: User,
+    *others: User,
+    deck: list | None = None,
+    seed: int = 1234,
+    turn_time_limit: int | None = None,
+    timeout_policy: str = TimeoutPolicy.AUTO_MOVE,
+    **options,
 ) -> Game:
-    """A started game with these players (seating shuffled by the seed)."""
+    """A started game with these players (seating shuffled by the seed). `options` are the
+    engine's GameOptions; the time limit (hours) and timeout policy are the site's."""
     game_options = GameOptions(players=1 + len(others), **options)
-    game = services.create_game(creator, game_options, Game.Visibility.INVITE)
+    game = services.create_game(
+        creator,
+        game_options,
+        Game.Visibility.INVITE,
+        turn_time_limit=turn_time_limit,
+        timeout_policy=timeout_policy,
+    )
     Game.objects.filter(pk=game.pk).update(seed=seed, deck=deck)
     for user in others:
         services.join_game(game.pk, user, game.invite_code)

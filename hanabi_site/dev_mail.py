@@ -1,0 +1,113 @@
+"""DEBUG only: read the emails the embedded default wrote under EMAIL_FILE_PATH
+(hanabi_site.mail_backend), newest first, with their links clickable.
+
+hanabi_site/urls.py includes these URLs only when DEBUG is on, and each view checks
+again, so a production site never serves a mailbox.
+"""
+
+import email
+import email.policy
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from pathlib import Path
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path
+from django.views.decorators.http import require_GET
+
+app_name = "dev_mail"
+
+# The list reads every file's headers: enough for a long afternoon of testing.
+MAX_LISTED = 200
+# What the backend writes; anything else (a "..", a slash, a hidden file) is not a message.
+EML_NAME = re.compile(r"[\w-]+\.eml")
+
+
+@dataclass
+class StoredMessage:
+    name: str
+    message: EmailMessage
+
+    @property
+    def sent_at(self) -> datetime | None:
+        date = self.message["Date"]
+        return date.datetime if date is not None else None
+
+    @property
+    def to(self) -> str:
+        return str(self.message["To"] or "")
+
+    @property
+    def subject(self) -> str:
+        return str(self.message["Subject"] or "(no subject)")
+
+    def headers(self) -> list[tuple[str, str]]:
+        return [(name, str(value)) for name, value in self.message.items()]
+
+    def body(self, subtype: str) -> str:
+        part = self.message.get_body(preferencelist=(subtype,))
+        if part is None or part.get_content_subtype() != subtype:
+            return ""
+        return part.get_content()
+
+
+def _mail_directory() -> Path:
+    return Path(settings.EMAIL_FILE_PATH)
+
+
+def _read(path: Path) -> StoredMessage:
+    with path.open("rb") as file:
+        message = email.message_from_binary_file(file, policy=email.policy.default)
+    return StoredMessage(path.name, message)
+
+
+def _require_debug() -> None:
+    if not settings.DEBUG:
+        raise Http404("Only with DEBUG on.")
+
+
+def _html_for_iframe(html: str) -> str:
+    """The HTML body, with its links opening in the whole window: a sandboxed frame may
+    not show our own pages (X-Frame-Options), and the links are what one wants to follow."""
+    base = '<base target="_top">'
+    with_base, found = re.subn(r"<head[^>]*>", lambda head: head[0] + base, html, count=1)
+    return with_base if found else base + html
+
+
+@require_GET
+def mail_list(request: HttpRequest) -> HttpResponse:
+    _require_debug()
+    directory = _mail_directory()
+    paths = sorted(directory.glob("*.eml"), reverse=True) if directory.is_dir() else []
+    messages = [_read(path) for path in paths[:MAX_LISTED]]
+    context = {"messages": messages, "directory": directory, "more": len(paths) > MAX_LISTED}
+    return render(request, "dev/mail_list.html", context)
+
+
+@require_GET
+def mail_detail(request: HttpRequest, name: str) -> HttpResponse:
+    _require_debug()
+    # Only a plain file name of the backend's shape: never a path out of the mail folder.
+    if not EML_NAME.fullmatch(name):
+        raise Http404("No such message.")
+    path = _mail_directory() / name
+    if not path.is_file():
+        raise Http404("No such message.")
+    stored = _read(path)
+    html = stored.body("html")
+    context = {
+        "stored": stored,
+        "text": stored.body("plain"),
+        "html": _html_for_iframe(html) if html else "",
+    }
+    return render(request, "dev/mail_detail.html", context)
+
+
+urlpatterns = [
+    path("", mail_list, name="list"),
+    path("<str:name>/", mail_detail, name="detail"),
+]

@@ -1,0 +1,112 @@
+"""A real SMTP server for the tests: aiosmtpd on a free local port, in its own thread."""
+
+import email
+import email.policy
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+
+import environ
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+HOST = "127.0.0.1"
+# "Try again later": a good SMTP client (and our outbox) keeps the message and retries.
+TEMPORARY_FAILURE = "451 4.3.0 Mailbox busy, try again later"
+# "Never": the message will not be delivered however often it is sent.
+PERMANENT_FAILURE = "550 5.1.1 No such mailbox"
+
+
+@dataclass
+class ReceivedMail:
+    mail_from: str
+    rcpt_tos: list[str]
+    message: EmailMessage
+
+
+@dataclass
+class RecordingHandler:
+    """aiosmtpd's handler: keeps what it accepts, or answers `refusal` to every message."""
+
+    received: list[ReceivedMail] = field(default_factory=list)
+    refusal: str | None = None
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        if self.refusal:
+            return self.refusal
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        self.received.append(ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), message))
+        return "250 2.0.0 Message accepted for delivery"
+
+
+@dataclass
+class LocalSMTPServer:
+    host: str
+    port: int
+    handler: RecordingHandler
+
+    @property
+    def email_url(self) -> str:
+        return f"smtp://{self.host}:{self.port}"
+
+    @property
+    def received(self) -> list[ReceivedMail]:
+        """Every accepted message with its envelope, oldest first."""
+        return self.handler.received
+
+    @property
+    def messages(self) -> list[EmailMessage]:
+        """Every accepted message, parsed (email.policy.default), oldest first."""
+        return [mail.message for mail in self.handler.received]
+
+    def refuse(self, reply: str = TEMPORARY_FAILURE) -> None:
+        """Answer every message from now on with `reply` (a 4xx or 5xx line)."""
+        self.handler.refusal = reply
+
+    def accept(self) -> None:
+        self.handler.refusal = None
+
+
+def free_port() -> int:
+    # aiosmtpd's controller needs to know its port before it starts (it connects to
+    # itself to check it is up), so it cannot be given port 0.
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server(settings) -> Iterator[LocalSMTPServer]:
+    """A real SMTP server on 127.0.0.1, and Django configured to send through it exactly
+    as settings.py would for EMAIL_URL=smtp://127.0.0.1:<port>.
+
+    Anything that sends email in the test (send_email, an outbox task run in the test)
+    now speaks SMTP to this server instead of filling django.core.mail.outbox:
+
+        def test_a_move_is_emailed(smtp_server):
+            ...
+            (message,) = smtp_server.messages        # email.message.EmailMessage
+            assert message["To"] == "alice@example.org"
+            smtp_server.received[0].rcpt_tos         # the envelope, if it matters
+
+            smtp_server.refuse()                     # 451 for every message from now on
+            smtp_server.refuse(PERMANENT_FAILURE)    # or a 550, or any reply line
+            ...                                      # sending raises smtplib.SMTPDataError
+            smtp_server.accept()                     # and back to delivering
+
+    Import the replies with `from tests.notifications.conftest import TEMPORARY_FAILURE`.
+    """
+    handler = RecordingHandler()
+    # server_hostname: without it aiosmtpd asks the resolver for this machine's name.
+    controller = Controller(handler, hostname=HOST, port=free_port(), server_hostname="localhost")
+    controller.start()
+    server = LocalSMTPServer(HOST, controller.port, handler)
+    for name, value in environ.Env.email_url_config(server.email_url).items():
+        setattr(settings, name, value)
+    settings.EMAIL_TIMEOUT = 10  # a stuck server fails the test instead of hanging it
+    try:
+        yield server
+    finally:
+        controller.stop()

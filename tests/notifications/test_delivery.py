@@ -1,0 +1,144 @@
+"""Nothing lost, nothing twice: the outbox keeps what could not be enqueued or sent, the
+sweep finds it again, and a row is carried out once however often its task runs."""
+
+import logging
+from contextlib import contextmanager
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from kombu import pools
+
+from games import outbox, services, tasks
+from games.engine import action_to_dict
+from games.models import Game, Move, Outbox
+from hanabi_site.celery import app as celery_app
+from tests.games.conftest import current_user, start_game
+
+
+@contextmanager
+def celery_config(**changes):
+    """Change Celery's configuration for a while (its conf is not a plain object)."""
+    before = {key: celery_app.conf[key] for key in changes}
+    celery_app.conf.update(changes)
+    _forget_broker_connections()
+    try:
+        yield
+    finally:
+        celery_app.conf.update(before)
+        _forget_broker_connections()
+
+
+def _forget_broker_connections() -> None:
+    # The app keeps pools of connections and producers for the broker it first reached;
+    # forget them so that the next task is sent to the broker configured now.
+    pools.reset()
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def eager_celery():
+    """Tasks run in this process when enqueued, as a worker would run them."""
+    with celery_config(task_always_eager=True):
+        yield
+
+
+def broker_down():
+    """Celery's broker is a port where nothing listens: enqueueing fails, for real."""
+    return celery_config(
+        task_always_eager=False,
+        broker_write_url="redis://127.0.0.1:1/0",
+        broker_connection_timeout=0.5,
+        task_publish_retry=False,
+    )
+
+
+@pytest.fixture(autouse=True)
+def _send_at_once(settings):
+    settings.NOTIFY_DELAY_SECONDS = 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_while_the_broker_is_down_is_kept_and_its_email_sent_later(
+    alice, bob, mailoutbox, caplog
+):
+    with broker_down(), caplog.at_level(logging.WARNING, logger="games.outbox"):
+        game = start_game(alice, bob)
+    assert "the sweep will retry" in caplog.text
+    assert game.status == Game.Status.PLAYING  # the change is committed all the same
+    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    assert row.done_at is None and row.attempts == 0 and mailoutbox == []
+
+    # The broker is back: the next sweep enqueues the row, a worker sends it, once.
+    with celery_config(task_always_eager=True):
+        assert tasks.sweep()["outbox_enqueued"] == 1
+        assert [m.to for m in mailoutbox] == [[current_user(game).email]]
+        assert tasks.sweep()["outbox_enqueued"] == 0
+    assert len(mailoutbox) == 1
+    row.refresh_from_db()
+    assert row.done_at is not None
+
+
+@pytest.mark.django_db
+def test_the_same_task_run_twice_sends_once(alice, bob, mailoutbox, eager_celery):
+    start_game(alice, bob)
+    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    assert tasks.run_outbox.apply(args=[row.pk]).get() is True
+    assert tasks.run_outbox.apply(args=[row.pk]).get() is False
+    assert len(mailoutbox) == 1
+
+
+@pytest.mark.django_db
+def test_a_row_claimed_by_a_worker_that_died_is_run_again_after_the_lease(
+    alice, bob, mailoutbox, eager_celery
+):
+    start_game(alice, bob)
+    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    # A worker claimed it and was killed before finishing.
+    Outbox.objects.filter(pk=row.pk).update(claimed_at=timezone.now(), attempts=1)
+    assert tasks.sweep()["outbox_enqueued"] == 0  # still within its lease: not stolen
+    Outbox.objects.filter(pk=row.pk).update(
+        claimed_at=timezone.now() - outbox.CLAIM_LEASE - timedelta(seconds=1)
+    )
+    assert tasks.sweep()["outbox_enqueued"] == 1
+    assert len(mailoutbox) == 1
+
+
+@pytest.mark.django_db
+def test_a_failing_handler_is_retried_with_backoff_and_keeps_its_error(alice, bob, monkeypatch):
+    start_game(alice, bob)
+    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+
+    def refuse(*args, **kwargs):
+        raise ConnectionRefusedError("mail server down")
+
+    monkeypatch.setattr("games.notifications.send_email", refuse)
+    before = timezone.now()
+    assert outbox.run(row.pk) is False
+    row.refresh_from_db()
+    assert row.done_at is None and row.claimed_at is None and row.attempts == 1
+    assert "mail server down" in row.last_error
+    assert row.due_at >= before + outbox.backoff(1)
+    assert outbox.backoff(2) > outbox.backoff(1)
+    assert outbox.run(row.pk) is False  # not due yet: nothing happens
+    row.refresh_from_db()
+    assert row.attempts == 1
+
+
+@pytest.mark.django_db
+def test_moves_and_their_outbox_rows_commit_together(alice, bob, monkeypatch):
+    """If writing the outbox row fails, the move is not recorded either."""
+    game = start_game(alice, bob)
+    state = services.load_state(game)
+
+    def broken_schedule(*args, **kwargs):
+        raise RuntimeError("outbox unavailable")
+
+    monkeypatch.setattr(outbox, "schedule", broken_schedule)
+    clue = next(a for a in state.legal_actions() if type(a).__name__ == "Clue")
+    with pytest.raises(RuntimeError):
+        services.submit_action(game.pk, current_user(game), action_to_dict(clue), 0)
+    assert not Move.objects.filter(game=game).exists()
+    game.refresh_from_db()
+    assert game.turn == 0
