@@ -35,12 +35,14 @@ force_login(); CSRF is satisfied with a csrftoken cookie and the same value in X
 from __future__ import annotations
 
 import argparse
+import collections
 import http.client
 import json
 import math
 import os
 import platform
 import random
+import re
 import secrets
 import signal
 import socket
@@ -204,9 +206,7 @@ def prepare_site(args: argparse.Namespace) -> Fixtures:
     call_command("collectstatic", interactive=False, verbosity=0)
 
     games_per_client = math.ceil(
-        (args.seconds + args.warmup)
-        * MOVES_PER_SECOND_PER_CLIENT_AT_MOST
-        / MOVES_PER_GAME_AT_LEAST
+        (args.seconds + args.warmup) * MOVES_PER_SECOND_PER_CLIENT_AT_MOST / MOVES_PER_GAME_AT_LEAST
     )
     fixtures = Fixtures(turn_page_games=[], move_games=[])
     for client in range(args.concurrency):
@@ -403,9 +403,12 @@ def logged_in_headers(session: str, csrf: str) -> dict:
 
 
 def describe(response: Response) -> str:
+    """The status, where it redirects, and the page's title (or the start of the body)."""
+    text = response.body.decode(errors="replace")
+    title = re.search(r"<title>(.*?)</title>", text, re.DOTALL)
+    summary = " ".join((title.group(1) if title else text[:100]).split())
     location = response.headers.get("Location")
-    snippet = response.body[:200].decode(errors="replace").strip()
-    return f"{response.status}" + (f" -> {location}" if location else "") + f": {snippet!r}"
+    return f"{response.status}" + (f" -> {location}" if location else "") + f": {summary!r}"
 
 
 # -- the clients: each call makes one request, checks it, and returns its latency -------------
@@ -596,7 +599,10 @@ def report(args, measures: list[Measure], fixtures: Fixtures, context: dict) -> 
         **context,
         "results": rows,
         "errors": sum(len(m.errors) for m in measures),
-        "error_samples": [e for m in measures for e in m.errors][:10],
+        # The same error usually repeats: each distinct message once, with its count.
+        "error_counts": dict(
+            collections.Counter(e for m in measures for e in m.errors).most_common(10)
+        ),
     }
 
 
@@ -613,16 +619,21 @@ def print_table(result: dict) -> None:
         f"{result['load_before']} before, {result['load_after']} after"
     )
     print()
-    header = f"{'':14} {'req/s':>8} {'median ms':>10} {'p95 ms':>8} {'× trivial':>10} {'SQL':>4}"
+    header = (
+        f"{'':14} {'req/s':>8} {'median ms':>10} {'p95 ms':>8} {'× trivial':>10} {'SQL':>4} "
+        f"{'errors':>6}"
+    )
     print(header)
     print("-" * len(header))
     for name, row in result["results"].items():
         print(
             f"{name:14} {row['requests_per_second']:8.1f} {row['median_ms']:10.2f} "
-            f"{row['p95_ms']:8.2f} {row['median_vs_trivial']:10.2f} {row['sql_queries']:>4}"
+            f"{row['p95_ms']:8.2f} {row['median_vs_trivial']:10.2f} {row['sql_queries']:>4} "
+            f"{row['errors']:>6}"
         )
     print()
     print("× trivial: the median latency over the trivial view's, measured in the same run.")
+    print("SQL: queries per request, counted in-process with Django's test client.")
     if result["broker_tasks_queued"]:
         print(f"{result['broker_tasks_queued']} Celery tasks were queued (and dropped).")
 
@@ -634,8 +645,8 @@ def shout_errors(result: dict) -> None:
     for name, row in result["results"].items():
         if row["errors"]:
             print(f"  {name}: {row['errors']} errors", file=sys.stderr)
-    for sample in result["error_samples"]:
-        print(f"  {sample}", file=sys.stderr)
+    for message, count in result["error_counts"].items():
+        print(f"  {count} × {message}", file=sys.stderr)
     print(f"gunicorn's log: {VAR_DIR / 'gunicorn.log'}", file=sys.stderr)
     print(banner, file=sys.stderr)
 
@@ -683,5 +694,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except KeyboardInterrupt:
-        print("interrupted: gunicorn is stopped", file=sys.stderr)
+        print("interrupted (gunicorn, if it was started, is stopped)", file=sys.stderr)
         sys.exit(130)

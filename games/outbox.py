@@ -80,7 +80,9 @@ def _enqueue(row_id: int, delay: timedelta = timedelta(0)) -> None:
         run_outbox.apply_async((row_id,), countdown=delay.total_seconds() or None)
     except Exception:
         # The row is committed; the sweep will enqueue it when the broker is back.
-        logger.warning("could not enqueue outbox row %s; the sweep will retry", row_id, exc_info=True)
+        logger.warning(
+            "could not enqueue outbox row %s; the sweep will retry", row_id, exc_info=True
+        )
 
 
 def backoff(attempts: int) -> timedelta:

@@ -32,6 +32,16 @@ def _missing_services() -> dict[str, str]:
     return missing
 
 
+@pytest.fixture(autouse=True)
+def _celery_runs_tasks_in_the_test():
+    """Tasks enqueued by a test run at once in the test's process, so that nothing piles up
+    in a real broker with no worker. Tests of real workers turn this off (celery_config)."""
+    from tests.celery_helpers import celery_config
+
+    with celery_config(task_always_eager=True):
+        yield
+
+
 def pytest_report_header(config) -> list[str]:
     database = settings.DATABASES["default"]
     where = database.get("HOST") or database["NAME"]

@@ -1,46 +1,13 @@
 """A real Celery worker, in its own process, picks up a task and returns its result."""
 
-import os
-import subprocess
-import sys
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 from celery import Celery
 from django.conf import settings
 
 from games.tasks import ping
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@contextmanager
-def celery_worker(queue: str, **env_overrides: str | None) -> Iterator[subprocess.Popen]:
-    environment = {**os.environ, "DEBUG": "true"}
-    for key, value in env_overrides.items():
-        if value is None:
-            environment.pop(key, None)
-        else:
-            environment[key] = value
-    quiet = "--pool=solo --loglevel=INFO --without-mingle --without-gossip --without-heartbeat"
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "hanabi_site", "worker", "--queues", queue]
-        + quiet.split(),
-        cwd=ROOT,
-        env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        yield worker
-    finally:
-        worker.terminate()
-        output, _ = worker.communicate(timeout=30)
-        print(output)  # shown by pytest when the test fails
+from tests.celery_helpers import celery_config, celery_worker
 
 
 @pytest.mark.redis
@@ -48,7 +15,7 @@ def test_task_round_trip_through_redis():
     assert settings.CELERY_BROKER_URL.startswith("redis://")
     queue = f"test-{uuid.uuid4().hex}"
     token = uuid.uuid4().hex
-    with celery_worker(queue):
+    with celery_worker(queue), celery_config(task_always_eager=False):
         result = ping.apply_async(args=[token], queue=queue)
         assert result.get(timeout=60) == token
 

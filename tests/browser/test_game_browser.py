@@ -46,7 +46,6 @@ def take_turn(page: Page, preference: tuple[str, ...]) -> str:
 
 @pytest.mark.django_db(transaction=True)
 def test_two_people_play_a_game_to_the_end(live_server, browser: Browser, settings):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
     base = live_server.url
     ann_context = browser.new_context(viewport={"width": 1280, "height": 900})
     ben_context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone

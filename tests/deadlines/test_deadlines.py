@@ -96,9 +96,7 @@ def test_the_new_game_form_sets_the_limit_and_the_policy(client, alice):
 # -- the deadline is shown -----------------------------------------------------------------
 
 
-def test_the_turn_page_and_the_lobby_show_the_deadline_in_the_viewers_time_zone(
-    client, alice, bob
-):
+def test_the_turn_page_and_the_lobby_show_the_deadline_in_the_viewers_time_zone(client, alice, bob):
     game = timed_game(alice, bob)
     mover, waiting = current_user(game), other_user(game)
     mover.time_zone = "Asia/Kolkata"
@@ -108,7 +106,7 @@ def test_the_turn_page_and_the_lobby_show_the_deadline_in_the_viewers_time_zone(
 
     client.force_login(mover)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert f"until <time datetime=" in page
+    assert "until <time datetime=" in page
     assert in_kolkata in page and in_utc not in page
     assert timezone.localtime(game.turn_deadline, KOLKATA).isoformat() in page
     lobby = client.get("/").content.decode()

@@ -118,7 +118,6 @@ def test_a_game_played_to_the_end_is_finished_with_its_score(alice, bob):
 def test_inviting_by_email_writes_an_outbox_row_and_the_email_goes_out(
     alice, bob, mailoutbox, django_capture_on_commit_callbacks, settings
 ):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
     game = services.create_game(alice, GameOptions(players=3), Game.Visibility.INVITE)
     with django_capture_on_commit_callbacks(execute=True):
         services.invite_by_email(game.pk, alice, "friend@example.org")

@@ -2,39 +2,16 @@
 sweep finds it again, and a row is carried out once however often its task runs."""
 
 import logging
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from kombu import pools
 
 from games import outbox, services, tasks
 from games.engine import action_to_dict
 from games.models import Game, Move, Outbox
-from hanabi_site.celery import app as celery_app
+from tests.celery_helpers import celery_config
 from tests.games.conftest import current_user, start_game
-
-
-@contextmanager
-def celery_config(**changes):
-    """Change Celery's configuration for a while (its conf is not a plain object)."""
-    before = {key: celery_app.conf[key] for key in changes}
-    celery_app.conf.update(changes)
-    _forget_broker_connections()
-    try:
-        yield
-    finally:
-        celery_app.conf.update(before)
-        _forget_broker_connections()
-
-
-def _forget_broker_connections() -> None:
-    # The app keeps pools of connections and producers for the broker it first reached;
-    # forget them so that the next task is sent to the broker configured now.
-    pools.reset()
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
 
 
 @pytest.fixture

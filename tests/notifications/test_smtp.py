@@ -34,7 +34,7 @@ def send_a_game_email(user: User) -> None:
 
 def test_django_is_configured_like_an_smtp_email_url(smtp_server: LocalSMTPServer):
     assert settings.EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend"
-    assert (settings.EMAIL_HOST, settings.EMAIL_PORT) == ("127.0.0.1", smtp_server.port)
+    assert ("127.0.0.1", smtp_server.port) == (settings.EMAIL_HOST, settings.EMAIL_PORT)
 
 
 def test_a_message_arrives_with_both_bodies_and_the_unsubscribe_headers(
@@ -52,7 +52,9 @@ def test_a_message_arrives_with_both_bodies_and_the_unsubscribe_headers(
     html = message.get_body(preferencelist=("html",)).get_content()
     assert LOGIN_URL in text
     assert f'href="{LOGIN_URL.replace("&", "&amp;")}"' in html
-    assert message["List-Unsubscribe"] == f"<{unsubscribe_url(alice)}>"
+    # The URL is too long for one line, so the header is folded onto the next: a reader
+    # unfolds it and ignores the white space the fold leaves before the "<".
+    assert message["List-Unsubscribe"].strip() == f"<{unsubscribe_url(alice)}>"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
@@ -62,7 +64,7 @@ def test_the_unsubscribe_header_works_as_a_mail_provider_uses_it(
     send_a_game_email(alice)
     (message,) = smtp_server.messages
 
-    url = message["List-Unsubscribe"].strip("<>")
+    url = message["List-Unsubscribe"].strip().removeprefix("<").removesuffix(">")
     body = message["List-Unsubscribe-Post"]
     response = Client(enforce_csrf_checks=True).post(
         url.removeprefix(settings.SITE_URL), body, "application/x-www-form-urlencoded"
