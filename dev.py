@@ -59,6 +59,7 @@ def run() -> None:
     print(
         f"\n  Hanabi is starting at {url}\n"
         f"  Log in as {DEMO_EMAIL} with password {DEMO_PASSWORD} (also at {url}admin/)\n"
+        f"  Emails the site sends are listed at {url}dev/mail/\n"
         "  Ctrl-C stops the web server, the worker and beat.\n",
         flush=True,
     )

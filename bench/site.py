@@ -12,8 +12,10 @@ What it does:
    runs, and the queue is emptied before and after.
 2. Starts gunicorn (sync workers, as in the Procfile) with bench.site_settings on a free local
    port, and waits until it answers.
-3. Measures, one after the other, each for --seconds after a short warm-up, with --concurrency
-   client threads (a new connection per request: the sync worker closes it anyway):
+3. Measures each of the following for --seconds in all, after a short warm-up, taking turns
+   (--rounds of trivial, turn page, move) so that all three see the same moments of a shared
+   machine's load; --concurrency client threads send one request after another (a new
+   connection each: gunicorn's sync worker closes it anyway):
    * trivial: GET /bench/trivial/, a view that returns "ok" and exists only in
      bench.site_urls: request parsing and the middleware, nothing of the site;
    * turn page: GET /games/<id>/ by the player whose turn it is, each client on its own game,
@@ -60,6 +62,8 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# Django is imported inside the functions that need it: its settings read the environment,
+# which main() sets first. The engine has no Django import.
 
 from games.engine import (  # noqa: E402  (after the path is set)
     Clue,
@@ -72,6 +76,7 @@ from games.engine import (  # noqa: E402  (after the path is set)
 
 VAR_DIR = ROOT / "var" / "bench"
 TRIVIAL_PATH = "/bench/trivial/"
+TRIVIAL, TURN_PAGE, MOVE = "trivial view", "turn page", "move"  # what is measured
 OPTIONS = GameOptions(players=2)
 # A two-player game of clues and discards lasts about 90 moves (40 discards empty the deck);
 # count on fewer, and on a fast machine, so that no client runs out of games.
@@ -93,6 +98,7 @@ class OutOfGames(Exception):
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10, help="length of each measure")
+    parser.add_argument("--rounds", type=int, default=3, help="turns the measures take")
     parser.add_argument("--warmup", type=float, default=1, help="unmeasured seconds before each")
     parser.add_argument("--concurrency", type=int, default=4, help="client threads")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
@@ -272,25 +278,27 @@ def count_queries(args: argparse.Namespace) -> dict[str, int]:
     from django.test.utils import CaptureQueriesContext
 
     players = [make_player(f"bench-queries-{letter}") for letter in "ab"]
-    # The next move is the game's first: count_queries() needs no copy of a played state.
+    # A fresh game, whose next move is easy to know. The turn page's count does not depend
+    # on the number of moves played (tests/games/test_turn_page.py holds it).
     bench_game = started_game(players)
     state = new_game(OPTIONS, seed=bench_game.seed)
-    client = Client()
-    client.cookies["sessionid"] = bench_game.sessions[state.current_seat]
-    client.get(bench_game.path)  # the first request fills caches (content types, templates)
-
-    counts = {}
-    with CaptureQueriesContext(connection) as captured:
-        assert client.get(bench_game.path).status_code == 200
-    counts["turn page"] = len(captured)
-    with CaptureQueriesContext(connection) as captured:
-        form = move_form(next_action(state, random.Random(0)), state.turn)
-        assert client.post(f"{bench_game.path}move/", form).status_code == 302
-    counts["move"] = len(captured)
-    with CaptureQueriesContext(connection) as captured:
+    player = Client()
+    player.cookies["sessionid"] = bench_game.sessions[state.current_seat]
+    form = move_form(next_action(state, random.Random(0)), state.turn)
+    requests = {
         # Without cookies, as the measure sends it.
-        assert Client().get(TRIVIAL_PATH).status_code == 200
-    counts["trivial"] = len(captured)
+        TRIVIAL: (lambda: Client().get(TRIVIAL_PATH), 200),
+        TURN_PAGE: (lambda: player.get(bench_game.path), 200),
+        MOVE: (lambda: player.post(f"{bench_game.path}move/", form), 302),
+    }
+    player.get(bench_game.path)  # the first request fills caches (content types, templates)
+    counts = {}
+    for name, (request, expected_status) in requests.items():
+        with CaptureQueriesContext(connection) as captured:
+            status = request().status_code
+        if status != expected_status:
+            raise RuntimeError(f"counting queries: {name} answered {status}")
+        counts[name] = len(captured)
     return counts
 
 
@@ -484,6 +492,11 @@ class Measure:
     errors: list[str] = field(default_factory=list)
     elapsed: float = 0.0
 
+    def add(self, other: Measure) -> None:
+        self.latencies += other.latencies
+        self.errors += other.errors
+        self.elapsed += other.elapsed
+
     @property
     def requests_per_second(self) -> float:
         return len(self.latencies) / self.elapsed if self.elapsed else 0.0
@@ -529,29 +542,27 @@ def run_clients(name: str, clients: list[Callable[[], float]], seconds: float) -
     return measure
 
 
-def measure_with_warmup(
-    name: str, clients: list[Callable[[], float]], args: argparse.Namespace
-) -> Measure:
-    """A warm-up (each worker compiles its templates, opens its files) and then the measure.
-    Errors in the warm-up count too."""
-    warmup = run_clients(name, clients, args.warmup)
-    measure = run_clients(name, clients, args.seconds)
-    measure.errors[:0] = [f"(warm-up) {error}" for error in warmup.errors]
-    return measure
-
-
 def run_benchmark(args: argparse.Namespace, port: int, fixtures: Fixtures) -> list[Measure]:
+    """Each measure for --seconds in all, in --rounds turns (trivial, turn page, move, trivial,
+    …): on a shared machine the load changes by the minute, and taking turns gives every
+    measure its share of each moment, so that the ratios compare like with like."""
     csrf = random_csrf_secret()
+    clients = {
+        TRIVIAL: [trivial_client(port) for _ in range(args.concurrency)],
+        TURN_PAGE: [turn_page_client(port, game, csrf) for game in fixtures.turn_page_games],
+        MOVE: [MoveClient(port, games, csrf) for games in fixtures.move_games],
+    }
     # Gunicorn's workers load Django one by one; let them all finish before anything counts.
-    run_clients("start", [trivial_client(port)] * args.concurrency, max(args.warmup, 2))
-    trivial = [trivial_client(port) for _ in range(args.concurrency)]
-    turn_pages = [turn_page_client(port, game, csrf) for game in fixtures.turn_page_games]
-    moves = [MoveClient(port, games, csrf) for games in fixtures.move_games]
-    return [
-        measure_with_warmup("trivial view", trivial, args),
-        measure_with_warmup("turn page", turn_pages, args),
-        measure_with_warmup("move", moves, args),
-    ]
+    run_clients("start", clients[TRIVIAL], max(args.warmup, 2))
+    measures = {name: Measure(name) for name in clients}
+    # A warm-up of each: every worker compiles its templates. Its errors count too.
+    for name, group in clients.items():
+        warmup = run_clients(name, group, args.warmup)
+        measures[name].errors += [f"(warm-up) {error}" for error in warmup.errors]
+    for _ in range(args.rounds):
+        for name, group in clients.items():
+            measures[name].add(run_clients(name, group, args.seconds / args.rounds))
+    return list(measures.values())
 
 
 # -- the report -----------------------------------------------------------------------------
@@ -576,7 +587,6 @@ def machine() -> dict:
 
 def report(args, measures: list[Measure], fixtures: Fixtures, context: dict) -> dict:
     floor = measures[0].median_ms
-    queries = {"trivial view": "trivial", "turn page": "turn page", "move": "move"}
     rows = {
         m.name: {
             "requests_per_second": round(m.requests_per_second, 1),
@@ -585,13 +595,14 @@ def report(args, measures: list[Measure], fixtures: Fixtures, context: dict) -> 
             "median_vs_trivial": round(m.median_ms / floor, 2),
             "requests": len(m.latencies),
             "errors": len(m.errors),
-            "sql_queries": fixtures.queries.get(queries[m.name]),
+            "sql_queries": fixtures.queries[m.name],
         }
         for m in measures
     }
     return {
         "command": " ".join([".venv/bin/python", "bench/site.py", *sys.argv[1:]]),
         "seconds": args.seconds,
+        "rounds": args.rounds,
         "concurrency": args.concurrency,
         "workers": args.workers,
         "turn_page_moves": args.turn_page_moves,
@@ -609,7 +620,8 @@ def report(args, measures: list[Measure], fixtures: Fixtures, context: dict) -> 
 def print_table(result: dict) -> None:
     print(
         f"Site benchmark: gunicorn, {result['workers']} sync workers; "
-        f"{result['concurrency']} client threads; {result['seconds']:g} s per measure; "
+        f"{result['concurrency']} client threads; {result['seconds']:g} s per measure "
+        f"in {result['rounds']} rounds; "
         f"turn page at move {result['turn_page_moves']}"
     )
     m = result["machine"]

@@ -14,6 +14,7 @@ from games import outbox, services
 from games.engine import event_dict, view_for
 from games.models import Game, Invitation, MadeBy, Outbox, Seat
 from hanabi_site.emails import send_email
+from hanabi_site.middleware import zone_named
 
 # A turn link logs the player in: long enough for a slow week, not for months.
 TURN_LINK_MAX_AGE = 60 * 60 * 24 * 7
@@ -51,7 +52,9 @@ def send_game_email(kind: str, user: User, context: dict) -> None:
         "List-Unsubscribe": f"<{unsubscribe}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
-    send_email(f"games/{kind}", user.email, context, headers=headers)
+    # Deadlines in the email are shown in the recipient's time zone, as on the site.
+    with timezone.override(zone_named(user.time_zone)):
+        send_email(f"games/{kind}", user.email, context, headers=headers)
 
 
 def _wants_turn_emails(seat: Seat) -> bool:

@@ -83,8 +83,9 @@ def mail_list(request: HttpRequest) -> HttpResponse:
     _require_debug()
     directory = _mail_directory()
     paths = sorted(directory.glob("*.eml"), reverse=True) if directory.is_dir() else []
-    messages = [_read(path) for path in paths[:MAX_LISTED]]
-    context = {"messages": messages, "directory": directory, "more": len(paths) > MAX_LISTED}
+    emails = [_read(path) for path in paths[:MAX_LISTED]]
+    # Not "messages": base.html shows the messages framework's under that name.
+    context = {"emails": emails, "directory": directory, "more": len(paths) > MAX_LISTED}
     return render(request, "dev/mail_list.html", context)
 
 

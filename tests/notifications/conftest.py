@@ -1,16 +1,23 @@
-"""A real SMTP server for the tests: aiosmtpd on a free local port, in its own thread."""
+"""Where the tests' email goes: a real SMTP server (aiosmtpd on a free local port, in its
+own thread), or .eml files in a fresh folder as in the embedded default. The browser tests
+import `mail_folder` and `debug_urls` from here."""
 
 import email
 import email.policy
+import importlib
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from pathlib import Path
 
 import environ
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
+from django.urls import clear_url_caches
+
+import hanabi_site.urls
 
 HOST = "127.0.0.1"
 # "Try again later": a good SMTP client (and our outbox) keeps the message and retries.
@@ -110,3 +117,27 @@ def smtp_server(settings) -> Iterator[LocalSMTPServer]:
         yield server
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def mail_folder(settings, tmp_path: Path) -> Path:
+    """Email goes to .eml files in a fresh folder, as in the embedded default."""
+    settings.EMAIL_BACKEND = "hanabi_site.mail_backend.EmlFileBackend"
+    settings.EMAIL_FILE_PATH = tmp_path / "mail"
+    return settings.EMAIL_FILE_PATH
+
+
+@pytest.fixture
+def debug_urls(settings) -> Iterator[None]:
+    """The site's URLs as they are with DEBUG on: urls.py adds /dev/mail/ only then."""
+    debug = settings.DEBUG
+    settings.DEBUG = True
+    _reload_urls()
+    yield
+    settings.DEBUG = debug
+    _reload_urls()
+
+
+def _reload_urls() -> None:
+    importlib.reload(hanabi_site.urls)
+    clear_url_caches()
