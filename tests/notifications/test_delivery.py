@@ -119,3 +119,21 @@ def test_moves_and_their_outbox_rows_commit_together(alice, bob, monkeypatch):
     assert not Move.objects.filter(game=game).exists()
     game.refresh_from_db()
     assert game.turn == 0
+
+
+@pytest.mark.django_db
+def test_an_email_the_smtp_server_refuses_is_sent_when_it_accepts_again(alice, bob, smtp_server):
+    start_game(alice, bob)
+    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    smtp_server.refuse()  # 451: try again later
+    assert outbox.run(row.pk) is False
+    row.refresh_from_db()
+    assert row.done_at is None and row.attempts == 1 and "451" in row.last_error
+    assert smtp_server.messages == []
+
+    smtp_server.accept()
+    Outbox.objects.filter(pk=row.pk).update(due_at=timezone.now())  # the backoff has passed
+    assert tasks.sweep()["outbox_enqueued"] == 1
+    assert tasks.sweep()["outbox_enqueued"] == 0
+    (message,) = smtp_server.messages
+    assert message["Subject"].startswith("Your turn in Hanabi game")
