@@ -9,7 +9,7 @@ What it does:
    postgres://postgres@127.0.0.1:5432), migrates it, collects the static files (DEBUG is off,
    so pages need whitenoise's manifest), and creates players and started two-player games
    through games.services. Celery's broker is Redis database 15 (--redis-url); no worker
-   runs, and the queue is emptied before and after.
+   runs: the tasks queued by the measured requests are counted, then dropped.
 2. Starts gunicorn (sync workers, as in the Procfile) with bench.site_settings on a free local
    port, and waits until it answers.
 3. Measures each of the following for --seconds in all, after a short warm-up, taking turns
@@ -312,9 +312,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(workers: int) -> Iterator[tuple[int, subprocess.Popen]]:
-    """A running gunicorn (the Procfile's, on a free local port); stopped on the way out,
-    whatever happens. (port, process)."""
+def gunicorn(workers: int) -> Iterator[int]:
+    """A running gunicorn (the Procfile's, on a free local port), stopped on the way out
+    whatever happens; yields the port."""
     port = free_port()
     log_path = VAR_DIR / "gunicorn.log"
     command = [
@@ -341,7 +341,7 @@ def gunicorn(workers: int) -> Iterator[tuple[int, subprocess.Popen]]:
         )
     try:
         wait_until_answering(port, process, log_path)
-        yield port, process
+        yield port
     finally:
         stop(process)
 
@@ -686,7 +686,7 @@ def main() -> int:
     empty_broker_queue(args.redis_url)
     context = {"machine": machine(), "load_before": load()}
     say(f"starting gunicorn with {args.workers} workers and measuring…")
-    with gunicorn(args.workers) as (port, _):
+    with gunicorn(args.workers) as port:
         measures = run_benchmark(args, port, fixtures)
     context["load_after"] = load()
     context["broker_tasks_queued"] = empty_broker_queue(args.redis_url)

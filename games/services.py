@@ -377,12 +377,12 @@ def overdue_games(now: datetime, limit: int = 1000) -> list[tuple[int, int]]:
     )
 
 
-def time_out(game_id: int, expected_turn: int) -> Move | None:
+def time_out(game_id: int, expected_turn: int) -> bool:
     """Apply the game's timeout policy to a turn whose deadline has passed.
 
     Locks the game like a move does, so a move and a timeout for the same turn can never
     both land: whichever comes second finds the turn over (or the deadline not passed) and
-    does nothing.
+    does nothing. True if the policy was applied.
     """
     with transaction.atomic():
         game = _locked(game_id)
@@ -393,15 +393,16 @@ def time_out(game_id: int, expected_turn: int) -> Move | None:
             or game.turn_deadline is None
             or game.turn_deadline > now
         ):
-            return None
+            return False
         if game.timeout_policy == TimeoutPolicy.END_GAME:
             _finish(game, Game.TIMED_OUT)
-            return None
+            return True
         seat = game.seats.get(position=game.current_seat)
         seat.timeouts_in_a_row += 1
         seat.is_bot = seat.is_bot or seat.timeouts_in_a_row >= settings.TIMEOUTS_BEFORE_BOT
         seat.save(update_fields=["timeouts_in_a_row", "is_bot"])
-        return _apply(game, seat, _cautious(game, seat), MadeBy.TIMEOUT)
+        _apply(game, seat, _cautious(game, seat), MadeBy.TIMEOUT)
+        return True
 
 
 def bot_move(game_id: int, expected_turn: int) -> Move | None:
@@ -431,6 +432,8 @@ def vote_pause(game_id: int, user: User, wants_pause: bool = True) -> Game:
             raise NotAllowed("Only a player at this table can ask for a pause.")
         if not game.is_playing():
             raise GameError("Only a game in play can be paused.")
+        if not game.turn_time_limit:
+            raise GameError("This game has no time limit: there is no clock to pause.")
         if game.is_paused():
             raise GameError("The game is already paused.")
         seat.wants_pause = wants_pause
@@ -452,11 +455,34 @@ def resume(game_id: int, user: User) -> Game:
         if not game.is_paused():
             raise GameError("The game is not paused.")
         game.paused_at = None
-        game.turn_deadline = _deadline(game, timezone.now())
-        game.save(update_fields=["paused_at", "turn_deadline"])
+        game.turn_started_at = timezone.now()
+        game.turn_deadline = _deadline(game, game.turn_started_at)
+        game.save(update_fields=["paused_at", "turn_started_at", "turn_deadline"])
         game.seats.update(wants_pause=False)
         _schedule_reminder(game)
     return game
+
+
+def reclaim_seat(game_id: int, user: User) -> Seat:
+    """A player whose seat a bot took over (after timeouts) takes it back."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotAllowed("You are not playing in this game.")
+        if not seat.is_bot:
+            raise GameError("Nobody else plays your seat.")
+        if not game.is_playing():
+            raise GameError("This game is not being played.")
+        seat.is_bot = False
+        seat.timeouts_in_a_row = 0
+        seat.save(update_fields=["is_bot", "timeouts_in_a_row"])
+        if game.current_seat == seat.position:
+            # The bot's move was scheduled; now the player is told instead.
+            outbox.schedule(
+                Outbox.Kind.YOUR_TURN, {"game": game.pk, "turn": game.turn}, delay=notify_delay()
+            )
+    return seat
 
 
 def set_muted(game_id: int, user: User, muted: bool) -> Seat:

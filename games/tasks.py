@@ -26,22 +26,23 @@ def run_outbox(row_id: int) -> bool:
 
 @shared_task
 def time_out(game_id: int, turn: int) -> bool:
-    return services.time_out(game_id, turn) is not None
+    return services.time_out(game_id, turn)
 
 
 @shared_task
 def sweep() -> dict[str, int]:
     """Run every minute by beat: apply the timeout policy of every overdue game, and
     re-enqueue outbox rows that are due but were never run."""
-    overdue = services.overdue_games(timezone.now())
-    for game_id, turn in overdue:
+    timed_out = 0
+    for game_id, turn in services.overdue_games(timezone.now()):
         try:
-            services.time_out(game_id, turn)
+            # A player who moved since the query wins: time_out then does nothing.
+            timed_out += services.time_out(game_id, turn)
         except Exception:
             logger.exception(
                 "timeout of game %s turn %s failed; the next sweep retries", game_id, turn
             )
-    return {"timed_out": len(overdue), "outbox_enqueued": outbox.enqueue_due()}
+    return {"timed_out": timed_out, "outbox_enqueued": outbox.enqueue_due()}
 
 
 @shared_task

@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/<int:game_id>/resume/", views.resume, name="resume"),
     path("games/<int:game_id>/extend/", views.extend, name="extend"),
     path("games/<int:game_id>/mute/", views.mute, name="mute"),
+    path("games/<int:game_id>/reclaim/", views.reclaim, name="reclaim"),
     path("games/<int:game_id>/replay/<int:turn>/", views.replay_view, name="replay"),
     path("games/<int:game_id>/export.json", views.export, name="export"),
     path("replays/<int:replay_id>/<int:turn>/", views.imported_replay, name="imported"),

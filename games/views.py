@@ -88,7 +88,10 @@ def _lobby_entry(game: Game, user) -> dict:
     return {
         "game": game,
         "names": [seat.name for seat in seats],
-        "my_turn": game.is_playing() and current is not None and current.user_id == user.pk,
+        "my_turn": game.is_playing()
+        and current is not None
+        and current.user_id == user.pk
+        and not current.is_bot,
         "waiting_on": current.name if current and game.is_playing() else None,
         "free_seats": sum(1 for seat in seats if seat.user_id is None),
     }
@@ -130,8 +133,9 @@ def invite_link(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     )
 
 
-def _run(request: HttpRequest, game_id: int, action, *args) -> HttpResponse:
-    """Call a service, report its error as a message, and go back to the game."""
+def _run(request: HttpRequest, game_id: int, action, *args, success: str = "") -> HttpResponse:
+    """Call a service, report how it went as a message, and go back to the game (or home,
+    for someone without a seat there: a moderator, a player who just left)."""
     try:
         action(game_id, request.user, *args)
     except services.NotAllowed as error:
@@ -139,20 +143,25 @@ def _run(request: HttpRequest, game_id: int, action, *args) -> HttpResponse:
         return redirect("home")
     except services.GameError as error:
         messages.error(request, str(error))
+    else:
+        if success:
+            messages.success(request, success)
+    if not Seat.objects.filter(game_id=game_id, user=request.user).exists():
+        return redirect("home")
     return redirect("games:detail", game_id)
 
 
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _run(request, game_id, services.join_game, request.POST.get("code", ""))
+    code = request.POST.get("code", "")
+    return _run(request, game_id, services.join_game, code, success="You have a seat.")
 
 
 @login_required
 @require_POST
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    response = _run(request, game_id, services.leave_game)
-    return redirect("home") if response.url.endswith(f"/{game_id}/") else response
+    return _run(request, game_id, services.leave_game, success="You left the table.")
 
 
 @login_required
@@ -165,7 +174,7 @@ def cancel(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def start(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _run(request, game_id, services.start_game)
+    return _run(request, game_id, services.start_game, success="The game has started.")
 
 
 @login_required
@@ -228,6 +237,9 @@ def _turn_page(
     moves = list(game.moves.order_by("turn"))
     state = services.load_state(game, moves)
     view = view_for(state, seat.position, names)
+    if seat.is_bot:
+        # A bot plays this seat now: the player watches, and is offered no move.
+        view["your_turn"], view["legal"] = False, None
     template = "games/game.html"
     if request.htmx:
         template += "#table"
@@ -325,13 +337,14 @@ def _after_move(request: HttpRequest, game_id: int, seat: Seat, status: int = 20
 @require_POST
 def pause(request: HttpRequest, game_id: int) -> HttpResponse:
     wants = request.POST.get("wants_pause", "yes") == "yes"
-    return _run(request, game_id, services.vote_pause, wants)
+    done = "You asked for a pause." if wants else "You withdrew your pause request."
+    return _run(request, game_id, services.vote_pause, wants, success=done)
 
 
 @login_required
 @require_POST
 def resume(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _run(request, game_id, services.resume)
+    return _run(request, game_id, services.resume, success="The game is running again.")
 
 
 @login_required
@@ -341,14 +354,24 @@ def extend(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Choose how much more time to give.")
         return redirect("games:detail", game_id)
-    return _run(request, game_id, services.extend_deadline, form.cleaned_data["hours"])
+    hours = form.cleaned_data["hours"]
+    done = f"The turn has {hours} more hours."
+    return _run(request, game_id, services.extend_deadline, hours, success=done)
 
 
 @login_required
 @require_POST
 def mute(request: HttpRequest, game_id: int) -> HttpResponse:
     muted = request.POST.get("muted") == "yes"
-    return _run(request, game_id, services.set_muted, muted)
+    done = "Emails about this game are muted." if muted else "Emails about this game are on."
+    return _run(request, game_id, services.set_muted, muted, success=done)
+
+
+@login_required
+@require_POST
+def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
+    done = "Your seat is yours again: the bot has stepped aside."
+    return _run(request, game_id, services.reclaim_seat, success=done)
 
 
 # -- finished games: replay and export -------------------------------------------------------

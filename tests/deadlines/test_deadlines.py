@@ -290,12 +290,6 @@ def _a_bots_turn(game: Game):
     return absent
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="views._lobby_entry and views._turn_page ignore Seat.is_bot: a player whose seat "
-    "a bot now plays is told 'It is your turn' (lobby badge, page title, move forms) until "
-    "the bot's move runs, though submit_action refuses any move from them",
-)
 def test_a_player_replaced_by_a_bot_is_not_told_it_is_their_turn(client, alice, bob):
     game = timed_game(alice, bob)
     replaced = _a_bots_turn(game)
@@ -361,7 +355,7 @@ def test_a_game_that_is_not_overdue_is_untouched(alice, bob, carol):
 
     assert tasks.sweep()["timed_out"] == 0
     for game in games:
-        assert services.time_out(game.pk, 0) is None
+        assert services.time_out(game.pk, 0) is False
 
     assert [Game.objects.filter(pk=game.pk).values().get() for game in games] == before
     assert not Move.objects.filter(game__in=games).exists()
@@ -378,7 +372,7 @@ def test_a_move_that_beats_the_sweep_wins_and_the_sweep_then_does_nothing(alice,
     make_overdue(game)  # and even if the new turn were overdue too
 
     for game_id, turn in overdue:  # what a sweep that read the list earlier would do
-        assert services.time_out(game_id, turn) is None
+        assert services.time_out(game_id, turn) is False
     assert moves_of(game) == [(0, MadeBy.PLAYER)]
 
 
@@ -391,7 +385,7 @@ def test_sweeping_twice_applies_the_policy_once(alice, bob, carol):
     assert tasks.sweep()["timed_out"] == 2
     assert tasks.sweep()["timed_out"] == 0
     for game_id, turn in [(moving.pk, 0), (ending.pk, 0)]:  # a sweep that overlapped
-        assert services.time_out(game_id, turn) is None
+        assert services.time_out(game_id, turn) is False
 
     assert moves_of(moving) == [(0, MadeBy.TIMEOUT)]
     assert sum(Seat.objects.filter(game=moving).values_list("timeouts_in_a_row", flat=True)) == 1
@@ -402,3 +396,31 @@ def test_sweeping_twice_applies_the_policy_once(alice, bob, carol):
     assert (ending.status, ending.end) == (Game.Status.FINISHED, Game.TIMED_OUT)
     assert outbox_rows(ending, Outbox.Kind.GAME_OVER).count() == 2
     assert not Move.objects.filter(game=ending).exists()
+
+
+def test_a_replaced_player_takes_the_seat_back_and_is_told_it_is_their_turn(client, alice, bob):
+    game = timed_game(alice, bob)
+    replaced = _a_bots_turn(game)
+    client.force_login(replaced)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "A bot plays your seat now" in page
+    response = client.post(f"/games/{game.pk}/reclaim/", follow=True)
+    assert "Your seat is yours again" in response.content.decode()
+    assert "It is your turn" in response.content.decode()
+    seat = Seat.objects.get(game=game, user=replaced)
+    assert not seat.is_bot and seat.timeouts_in_a_row == 0
+    assert Outbox.objects.filter(
+        kind=Outbox.Kind.YOUR_TURN, payload__turn=game.turn, done_at=None
+    ).exists()
+    # The bot's scheduled move no longer applies.
+    bot_row = Outbox.objects.filter(kind=Outbox.Kind.BOT_MOVE, done_at=None).first()
+    if bot_row:
+        outbox.run(bot_row.pk)
+    game.refresh_from_db()
+    assert current_user(game) == replaced
+
+
+def test_a_game_without_a_time_limit_cannot_be_paused(alice, bob):
+    game = start_game(alice, bob)
+    with pytest.raises(services.GameError, match="no time limit"):
+        services.vote_pause(game.pk, alice)

@@ -1,0 +1,371 @@
+"""What a seat can know, rebuilt from its view alone, every turn.
+
+The bot keeps no memory between turns: it replays the view's history to rebuild the table
+(every hand's card ids, the fireworks, the cards lost) and the *public knowledge* of every
+card in a hand, that is, what every player at the table can work out about it from the clues
+and the conventions (see README.md). Public knowledge uses only what everybody sees (the
+clues, the fireworks, the discard pile), so every player, bot or human, reaches the same
+conclusions, and a clue giver can predict exactly how a clue will be read.
+
+Identities are small ints, ``suit * 5 + rank - 1``, and sets of identities are int bitmasks,
+as in the engine.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from games.engine import GameOptions
+from games.engine.cards import (
+    MAX_RANK,
+    RANK_MASK,
+    SUIT_INDEX,
+    SUIT_MASK,
+    SUITS,
+    copies_per_identity,
+)
+
+
+def identity(suit: int, rank: int) -> int:
+    return suit * MAX_RANK + rank - 1
+
+
+def suit_of(ident: int) -> int:
+    return ident // MAX_RANK
+
+
+def rank_of(ident: int) -> int:
+    return ident % MAX_RANK + 1
+
+
+def bits(mask: int) -> list[int]:
+    """The identities in a mask, ascending."""
+    result = []
+    while mask:
+        low = mask & -mask
+        result.append(low.bit_length() - 1)
+        mask ^= low
+    return result
+
+
+class Variant:
+    """What the options fix for the whole game, worked out once per options value."""
+
+    def __init__(self, options: GameOptions) -> None:
+        self.options = options
+        self.players = options.players
+        self.num_suits = options.num_suits
+        self.hand_size = options.hand_size
+        self.copies = copies_per_identity(options.multicolour)
+        self.all_mask = sum(SUIT_MASK[: self.num_suits])
+        self.colour_touch: dict[str, int] = {}
+        for colour in options.clue_colours:
+            touch = SUIT_MASK[SUIT_INDEX[colour]]
+            if options.wild_multicolour:
+                touch |= SUIT_MASK[SUIT_INDEX["multicolour"]]
+            self.colour_touch[colour] = touch
+
+    def touch_mask(self, colour: str | None, rank: int | None) -> int:
+        """The identities a clue touches."""
+        if colour is not None:
+            return self.colour_touch[colour]
+        return RANK_MASK[rank]
+
+
+@functools.lru_cache(maxsize=64)
+def variant(options: GameOptions) -> Variant:
+    return Variant(options)
+
+
+class CardInfo:
+    """The public knowledge of one card in a hand.
+
+    ``mask``: the identities its clues allow (touched and missed). ``inferred``: what the
+    conventions add (a play clue's focus is playable, a save clue's focus is worth saving, a
+    clued card is not trash). ``clued``: some clue touched it. ``focus``: "play" or "save" if
+    it was the focus of such a clue. ``clued_turn`` and ``clued_by``: when and by whom it was
+    first touched.
+    """
+
+    __slots__ = ("mask", "inferred", "clued", "focus", "clued_turn", "clued_by")
+
+    def __init__(self, mask: int, inferred: int) -> None:
+        self.mask = mask
+        self.inferred = inferred
+        self.clued = False
+        self.focus: str | None = None
+        self.clued_turn = -1
+        self.clued_by = -1
+
+    def copy(self) -> CardInfo:
+        new = CardInfo(self.mask, self.inferred)
+        new.clued = self.clued
+        new.focus = self.focus
+        new.clued_turn = self.clued_turn
+        new.clued_by = self.clued_by
+        return new
+
+    def __repr__(self) -> str:
+        codes = " ".join(_code(i) for i in bits(self.inferred))
+        return f"<CardInfo clued={self.clued} focus={self.focus} inferred={codes}>"
+
+
+def _code(ident: int) -> str:
+    return f"{SUITS[suit_of(ident)][0].upper()}{rank_of(ident)}"
+
+
+class Board:
+    """Public facts about the cards not in hands: fireworks and lost (discarded) cards, and
+    the masks that follow from them."""
+
+    def __init__(self, var: Variant) -> None:
+        self.var = var
+        self.fireworks = [0] * var.num_suits
+        self.lost = [0] * 30  # copies discarded or misplayed, per identity
+        # (identity bit, holder, first clue's turn, its giver) of every clued card played.
+        self.played_clued: list[tuple[int, int, int, int]] = []
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute the masks after the fireworks or the lost cards changed."""
+        var = self.var
+        trash = 0
+        critical = 0
+        playable = 0
+        for suit, height in enumerate(self.fireworks):
+            for rank in range(1, MAX_RANK + 1):
+                ident = identity(suit, rank)
+                if rank <= height:
+                    trash |= 1 << ident
+            if height < MAX_RANK:
+                playable |= 1 << identity(suit, height + 1)
+            dead = False
+            for rank in range(height + 1, MAX_RANK + 1):
+                ident = identity(suit, rank)
+                left = var.copies[ident] - self.lost[ident]
+                if dead or left <= 0:
+                    dead = True
+                    trash |= 1 << ident
+                elif left == 1:
+                    critical |= 1 << ident
+        self.trash = trash & var.all_mask
+        self.critical = critical & var.all_mask
+        self.playable = playable & var.all_mask & ~self.trash
+        self.useful = var.all_mask & ~self.trash
+
+    def played_counts(self) -> list[int]:
+        counts = [0] * 30
+        for suit, height in enumerate(self.fireworks):
+            for rank in range(1, height + 1):
+                counts[identity(suit, rank)] += 1
+        return counts
+
+    def score(self) -> int:
+        return sum(self.fireworks)
+
+
+def public_set(info: CardInfo, holder: int, board: Board) -> int:
+    """What everybody can say a card may be now.
+
+    For an unclued card, its clue mask. For a clued card, its inferred identities, less those
+    played since from another clued card that the later of the two clues' givers could see
+    ("good touch": no clue touches a copy of a card already clued, unless the giver holds it
+    unknowingly). A copy played by any other way stays possible: the card may be trash.
+    """
+    if not info.clued:
+        return info.inferred
+    result = info.inferred
+    turn = info.clued_turn
+    for bit, played_holder, played_turn, played_giver in board.played_clued:
+        if result & bit:
+            if played_turn <= turn:
+                if info.clued_by != played_holder:
+                    result &= ~bit
+            elif played_giver != holder:
+                result &= ~bit
+    return result
+
+
+class Table:
+    """The game rebuilt from one seat's view: hands, board, and public knowledge of every card
+    in a hand, by replaying the history through the conventions."""
+
+    def __init__(self, view: dict) -> None:
+        self.view = view
+        self.options = GameOptions.from_dict(view["options"])
+        self.var = var = variant(self.options)
+        self.players = var.players
+        self.me: int = view["viewer"]
+        self.board = Board(var)
+        size = var.hand_size
+        self.hands: list[list[int]] = [
+            list(range(seat * size + size - 1, seat * size - 1, -1)) for seat in range(var.players)
+        ]
+        self.info: dict[int, CardInfo] = {
+            cid: CardInfo(var.all_mask, var.all_mask) for hand in self.hands for cid in hand
+        }
+        # Identities of the cards this seat can see in other hands.
+        self.identity: dict[int, int] = {}
+        for hand in view["hands"]:
+            for card in hand["cards"]:
+                if "suit" in card:
+                    self.identity[card["id"]] = identity(SUIT_INDEX[card["suit"]], card["rank"])
+        for entry in view["history"]:
+            if entry["type"] == "clue":
+                self._replay_clue(entry)
+            else:
+                self._replay_play_or_discard(entry)
+        self.clue_tokens: int = view["clue_tokens"]
+        self.fuses_left: int = view["fuses_left"]
+        self.deck_size: int = view["deck_size"]
+        self.turns_left: int | None = view["turns_left"]
+
+    # -- replaying the history ------------------------------------------------------------
+
+    def _replay_clue(self, entry: dict) -> None:
+        target = entry["target"]
+        touch = self.var.touch_mask(entry["colour"], entry["rank"])
+        interpret_clue(
+            self,
+            self.hands[target],
+            self.info,
+            frozenset(entry["touched"]),
+            touch,
+            entry["rank"],
+            entry["turn"],
+            entry["seat"],
+        )
+
+    def _replay_play_or_discard(self, entry: dict) -> None:
+        seat = entry["seat"]
+        card = entry["card"]
+        cid = card["id"]
+        ident = identity(SUIT_INDEX[card["suit"]], card["rank"])
+        board = self.board
+        if entry["type"] == "play" and entry["placed"]:
+            board.fireworks[suit_of(ident)] += 1
+            played = self.info[cid]
+            if played.clued:
+                board.played_clued.append((1 << ident, seat, played.clued_turn, played.clued_by))
+        else:
+            board.lost[ident] += 1
+        board.refresh()
+        self.hands[seat].remove(cid)
+        self.info.pop(cid, None)
+        drawn = entry["drawn"]
+        if drawn is not None:
+            self.hands[seat].insert(0, drawn)
+            self.info[drawn] = CardInfo(self.var.all_mask, self.var.all_mask)
+
+    # -- public reading --------------------------------------------------------------------
+
+    def chop(self, seat: int, info: dict[int, CardInfo] | None = None) -> int | None:
+        """The card a player discards next by convention: their oldest unclued card."""
+        info = self.info if info is None else info
+        for cid in reversed(self.hands[seat]):
+            if not info[cid].clued:
+                return cid
+        return None
+
+    def known_elsewhere(self, info: dict[int, CardInfo], exclude: int | None = None) -> int:
+        """Identities that some clued card in a hand is publicly known to be exactly."""
+        board = self.board
+        known = 0
+        for seat, hand in enumerate(self.hands):
+            for cid in hand:
+                if cid == exclude:
+                    continue
+                card = info[cid]
+                if card.clued:
+                    ident_set = public_set(card, seat, board) & ~board.trash
+                    if ident_set and ident_set & (ident_set - 1) == 0:
+                        known |= ident_set
+        return known
+
+    def queued_playable(self, info: dict[int, CardInfo]) -> int:
+        """The identities a play clue can point at: for each suit, the next card after the
+        firework and after the cards that are publicly known to be in hands, ready to follow
+        it (a "delayed" play)."""
+        board = self.board
+        known = self.known_elsewhere(info)
+        result = 0
+        for suit, height in enumerate(board.fireworks):
+            while height < MAX_RANK and known >> identity(suit, height + 1) & 1:
+                height += 1
+            if height < MAX_RANK:
+                result |= 1 << identity(suit, height + 1)
+        return result & board.useful
+
+
+def interpret_clue(
+    table: Table,
+    hand: list[int],
+    info: dict[int, CardInfo],
+    touched: frozenset[int],
+    touch: int,
+    rank: int | None,
+    turn: int,
+    giver: int,
+) -> None:
+    """Read one clue by the conventions, updating ``info`` (the entries of ``hand``) in place.
+
+    1. Every card in the hand learns what the clue says of it (touched or missed).
+    2. Cards touched for the first time are not trash and not a copy of a card publicly known
+       to be elsewhere ("good touch").
+    3. The *focus* is the chop if the clue touched it for the first time, else the newest card
+       touched for the first time. The focus is playable (now, or right after cards known to
+       be in hands) — or, if it is the chop, it may instead be a card worth saving: the last
+       copy of a card still needed (every 5 is one), or a 2 saved with a "2" clue.
+    A clue that touches no new card only gives its information.
+    """
+    board = table.board
+    chop = None
+    for cid in reversed(hand):
+        if not info[cid].clued:
+            chop = cid
+            break
+    newly = []
+    miss = ~touch
+    for cid in hand:
+        card = info[cid]
+        if cid in touched:
+            card.mask &= touch
+            card.inferred &= touch
+            if not card.clued:
+                newly.append(cid)
+        else:
+            card.mask &= miss
+            card.inferred &= miss
+        if card.inferred == 0:  # a misleading clue (a person erred): keep only the facts
+            card.inferred = card.mask
+    if not newly:
+        return
+    focus = chop if chop in newly else newly[0]
+    playable = table.queued_playable(info)
+    known = table.known_elsewhere(info)
+    for cid in newly:
+        card = info[cid]
+        card.clued = True
+        card.clued_turn = turn
+        card.clued_by = giver
+        good = card.inferred & board.useful & ~known
+        if good:
+            card.inferred = good
+    card = info[focus]
+    allowed = playable
+    if focus == chop:
+        allowed |= board.critical
+        if rank == 2:
+            allowed |= RANK_MASK[2] & board.useful
+    meant = card.inferred & allowed
+    if meant:
+        card.inferred = meant
+        card.focus = "play" if meant & ~playable == 0 else "save"
+    # Cards touched together are different cards: one known exactly is not another.
+    for cid in newly:
+        if cid == focus:
+            continue
+        other = info[cid]
+        rest = other.inferred & ~(meant if meant and meant & (meant - 1) == 0 else 0)
+        if rest:
+            other.inferred = rest

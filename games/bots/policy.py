@@ -1,0 +1,360 @@
+"""The bot's choice of action: the conventions of README.md, in order of priority.
+
+``choose_action(view)`` takes only ``games.engine.view_for(state, seat)`` for the seat to move
+and keeps nothing between calls: everything it knows comes from the view (see knowledge.py).
+"""
+
+from __future__ import annotations
+
+from games.engine import Action, Clue, Discard, Play
+
+from .knowledge import (
+    CardInfo,
+    Table,
+    bits,
+    interpret_clue,
+    public_set,
+    rank_of,
+)
+
+
+def choose_action(view: dict) -> Action:
+    """The bot's action for the seat whose view this is (it must be that seat's turn)."""
+    if not view.get("your_turn") or view.get("legal") is None:
+        raise ValueError("it is not this seat's turn")
+    return Policy(Table(view)).choose()
+
+
+class Perspective:
+    """What one player can see of the cards, as far as the bot can tell: for the bot itself,
+    everything outside its own hand; for a teammate, what both of them see (the public
+    cards and the hands of everybody else), which is never more than the teammate sees."""
+
+    def __init__(self, table: Table, holder: int) -> None:
+        self.table = table
+        self.holder = holder
+        board = table.board
+        seen = board.played_counts()
+        for ident, n in enumerate(board.lost):
+            seen[ident] += n
+        clued_seen = []
+        for seat, hand in enumerate(table.hands):
+            if seat == holder or seat == table.me:
+                continue
+            for cid in hand:
+                ident = table.identity[cid]
+                seen[ident] += 1
+                card = table.info[cid]
+                if card.clued:
+                    clued_seen.append((1 << ident, seat, card.clued_turn, card.clued_by))
+        copies = table.var.copies
+        self.unseen = [copies[i] - seen[i] for i in range(30)]
+        self.all_seen = sum(1 << i for i in range(30) if copies[i] and self.unseen[i] <= 0)
+        self.clued_seen = clued_seen
+
+    def duplicates(self, info: CardInfo) -> int:
+        """Identities a clued card cannot have because a clued card in another hand has it
+        ("good touch"): the later of the two clues was given by someone who saw the earlier
+        card, unless that someone held it (nobody sees their own hand)."""
+        mask = 0
+        for bit, seat, turn, giver in self.clued_seen:
+            if turn < info.clued_turn:
+                if info.clued_by != seat:
+                    mask |= bit
+            elif giver != self.holder:
+                mask |= bit
+        return mask
+
+    def belief(self, info: CardInfo) -> int:
+        """The identities the holder can think the card may be."""
+        possible = public_set(info, self.holder, self.table.board) & ~self.all_seen
+        if info.clued and self.clued_seen:
+            narrowed = possible & ~self.duplicates(info)
+            if narrowed:
+                return narrowed
+        if possible:
+            return possible
+        # Only a mistaken clue (a person erred) gets here: fall back on the plain facts.
+        return (info.mask & ~self.all_seen) or info.mask
+
+    def weight(self, ident: int) -> int:
+        return max(self.unseen[ident], 0)
+
+
+class Policy:
+    """One decision, from the table rebuilt from the view."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.view = table.view
+        self.board = table.board
+        self.me = table.me
+        self.legal = self.view["legal"]
+        self.perspectives = {seat: Perspective(table, seat) for seat in range(table.players)}
+
+    # -- what players know ---------------------------------------------------------------
+
+    def belief(self, cid: int, holder: int, info: dict[int, CardInfo] | None = None) -> int:
+        info = self.table.info if info is None else info
+        return self.perspectives[holder].belief(info[cid])
+
+    def knows_playable(self, belief: int) -> bool:
+        return belief != 0 and belief & ~self.board.playable == 0
+
+    def knows_trash(self, belief: int) -> bool:
+        return belief & ~self.board.trash == 0
+
+    # -- the decision ----------------------------------------------------------------------
+
+    def choose(self) -> Action:
+        table = self.table
+        me = self.me
+        hand = table.hands[me]
+        beliefs = {cid: self.belief(cid, me) for cid in hand}
+        can_clue = table.clue_tokens > 0 and bool(self.legal["clues"])
+        can_discard = bool(self.legal["discard"])
+
+        if can_clue:
+            save = self.urgent_save()
+            if save is not None:
+                return save
+
+        playable = [cid for cid in hand if self.knows_playable(beliefs[cid])]
+        if playable:
+            return Play(self.best_play(playable, beliefs))
+
+        best_clue, value = self.best_clue() if can_clue else (None, 0.0)
+        if best_clue is not None and (value >= 1.0 or not can_discard):
+            return best_clue
+
+        if table.turns_left is not None and not table.options.until_perfect:
+            gamble = self.last_round_gamble(hand, beliefs)
+            if gamble is not None:
+                return gamble
+
+        if can_discard:
+            return Discard(self.discard_choice(hand, beliefs))
+        if best_clue is not None:
+            return best_clue
+        if self.legal["clues"]:
+            option = self.legal["clues"][0]
+            return Clue(option["target"], colour=option.get("colour"), rank=option.get("rank"))
+        return Play(self.least_risky_play(hand, beliefs))
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def best_play(self, playable: list[int], beliefs: dict[int, int]) -> int:
+        """Prefer a card that lets a teammate's clued card follow, then a 5 (a clue token
+        back), then the lowest rank; the oldest among equals."""
+        table = self.table
+        waiting = 0
+        for seat, hand in enumerate(table.hands):
+            if seat == self.me:
+                continue
+            for cid in hand:
+                if table.info[cid].clued:
+                    waiting |= 1 << table.identity[cid]
+
+        def score(cid: int) -> tuple:
+            ids = bits(beliefs[cid])
+            unlocks = sum(1 for i in ids if rank_of(i) < 5 and waiting >> (i + 1) & 1) / len(ids)
+            five = all(rank_of(i) == 5 for i in ids)
+            low = -min(rank_of(i) for i in ids)
+            return (unlocks, five, low, table.hands[self.me].index(cid))
+
+        return max(playable, key=score)
+
+    def least_risky_play(self, hand: list[int], beliefs: dict[int, int]) -> int:
+        return max(hand, key=lambda cid: self.chance_playable(beliefs[cid]))
+
+    def chance_playable(self, belief: int) -> float:
+        persp = self.perspectives[self.me]
+        total = good = 0
+        for ident in bits(belief):
+            w = persp.weight(ident)
+            total += w
+            if self.board.playable >> ident & 1:
+                good += w
+        return good / total if total else 0.0
+
+    def last_round_gamble(self, hand: list[int], beliefs: dict[int, int]) -> Action | None:
+        """In the last round a lost fuse costs nothing unless it is the last one."""
+        if self.table.fuses_left <= 1 or not hand:
+            return None
+        cid = self.least_risky_play(hand, beliefs)
+        if self.chance_playable(beliefs[cid]) > 0:
+            return Play(cid)
+        return None
+
+    # -- discarding -------------------------------------------------------------------------
+
+    def discard_choice(self, hand: list[int], beliefs: dict[int, int]) -> int:
+        """Known trash first; then the chop (the oldest unclued card) unless it is known to be
+        worth keeping; then the clued card that matters least."""
+        board = self.board
+        for cid in reversed(hand):
+            if self.knows_trash(beliefs[cid]):
+                return cid
+        for cid in reversed(hand):
+            if not self.table.info[cid].clued and beliefs[cid] & ~board.critical:
+                return cid
+
+        def keep_value(cid: int) -> tuple:
+            ids = bits(beliefs[cid] & ~board.trash) or [0]
+            critical = sum(1 for i in ids if board.critical >> i & 1) / len(ids)
+            return (critical, -max(rank_of(i) for i in ids))
+
+        return min(reversed(hand), key=keep_value)
+
+    # -- clues -------------------------------------------------------------------------------
+
+    def urgent_save(self) -> Action | None:
+        """If the next player is about to discard a card that must not go, clue it now."""
+        table = self.table
+        target = (self.me + 1) % table.players
+        hand = table.hands[target]
+        if not hand:
+            return None
+        beliefs = [self.belief(cid, target) for cid in hand]
+        if any(self.knows_playable(b) or self.knows_trash(b) for b in beliefs):
+            return None
+        chop = table.chop(target)
+        if chop is None or not self.must_save(table.identity[chop], target):
+            return None
+        best = None
+        for option in self.legal["clues"]:
+            if option["target"] != target:
+                continue
+            result = self.evaluate(option)
+            if result is None:
+                continue
+            value, saved = result
+            if chop in saved and (best is None or value > best[0]):
+                best = (value, option)
+        if best is None:
+            # No clue saves it; a play clue at least makes them play instead of discard.
+            clue, value = self.best_clue(only_target=target)
+            return clue if clue is not None and value >= 1.0 else None
+        return _clue(best[1])
+
+    def must_save(self, ident: int, holder: int) -> bool:
+        """Critical (the last copy of a card still needed), or a 2 whose other copy is in no
+        other hand the bot can see."""
+        board = self.board
+        if board.critical >> ident & 1:
+            return True
+        if rank_of(ident) == 2 and board.useful >> ident & 1:
+            table = self.table
+            for seat, hand in enumerate(table.hands):
+                if seat in (holder, self.me):
+                    continue
+                if any(table.identity[cid] == ident for cid in hand):
+                    return False
+            return True
+        return False
+
+    def best_clue(self, only_target: int | None = None) -> tuple[Action | None, float]:
+        best_value = -1.0
+        best = None
+        for option in self.legal["clues"]:
+            if only_target is not None and option["target"] != only_target:
+                continue
+            result = self.evaluate(option)
+            if result is None:
+                continue
+            value = result[0]
+            if value > best_value:
+                best_value, best = value, option
+        if best is None:
+            return None, 0.0
+        return _clue(best), best_value
+
+    def evaluate(self, option: dict) -> tuple[float, set[int]] | None:
+        """The value of a clue, and the cards it saves; None if it would mislead (a card read
+        as something it is not, or a copy of a card already clued elsewhere)."""
+        table = self.table
+        board = self.board
+        target = option["target"]
+        hand = table.hands[target]
+        touched = frozenset(option["touches"])
+        touch = table.var.touch_mask(option.get("colour"), option.get("rank"))
+        before = {cid: table.info[cid] for cid in hand}
+        after = dict(table.info)
+        for cid in hand:
+            after[cid] = before[cid].copy()
+        chop = table.chop(target)
+        interpret_clue(
+            table, hand, after, touched, touch, option.get("rank"), self.view["turn"], self.me
+        )
+
+        newly = [cid for cid in hand if cid in touched and not before[cid].clued]
+        truths = table.identity
+        for cid in hand:
+            truth = truths[cid]
+            if self.misread(after[cid], target, truth) and not self.misread(
+                before[cid], target, truth
+            ):
+                return None
+        if newly:
+            elsewhere = self.clued_identities(exclude_seat=None)
+            seen_new = 0
+            for cid in newly:
+                bit = 1 << truths[cid]
+                if bit & elsewhere or bit & seen_new:
+                    return None
+                seen_new |= bit
+
+        value = 0.0
+        saved: set[int] = set()
+        persp = self.perspectives[target]
+        for cid in hand:
+            b_before = persp.belief(before[cid])
+            b_after = persp.belief(after[cid])
+            truth = truths[cid]
+            if self.knows_playable(b_after) and not self.knows_playable(b_before):
+                value += 1.0 + (0.2 if rank_of(truth) == 5 else 0.0)
+            elif cid in newly and board.useful >> truth & 1:
+                if board.critical >> truth & 1:
+                    saved.add(cid)
+                    value += 0.9 if cid == chop else 0.3
+                elif cid == chop and rank_of(truth) == 2 and self.must_save(truth, target):
+                    saved.add(cid)
+                    value += 0.6
+                else:
+                    value += 0.05
+            shrink = _popcount(b_before) - _popcount(b_after)
+            value += 0.01 * shrink / max(_popcount(b_before), 1)
+        return value, saved
+
+    def misread(self, info: CardInfo, holder: int, truth: int) -> bool:
+        """Public knowledge is wrong about a clued card: it rules out the card's identity."""
+        if not info.clued:
+            return False
+        return not public_set(info, holder, self.board) >> truth & 1
+
+    def clued_identities(self, exclude_seat: int | None) -> int:
+        """Identities of the clued cards the bot sees in other hands, and of its own clued
+        cards it knows exactly."""
+        table = self.table
+        result = 0
+        for seat, hand in enumerate(table.hands):
+            if seat == exclude_seat:
+                continue
+            for cid in hand:
+                if not table.info[cid].clued:
+                    continue
+                if seat == self.me:
+                    belief = self.belief(cid, self.me)
+                    if belief and belief & (belief - 1) == 0:
+                        result |= belief
+                else:
+                    result |= 1 << table.identity[cid]
+        return result
+
+
+def _clue(option: dict) -> Clue:
+    return Clue(option["target"], colour=option.get("colour"), rank=option.get("rank"))
+
+
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
