@@ -27,16 +27,18 @@ def send_invitation(row: Outbox) -> None:
     )
     game = invitation.game
     join_path = reverse("games:invite", args=[game.pk, game.invite_code])
-    send_email(
-        "games/invitation",
-        invitation.email,
-        {
-            "game": game,
-            "inviter": invitation.invited_by,
-            "options_text": game.game_options.describe(),
-            "join_url": settings.SITE_URL + join_path,
-        },
-    )
+    context = {
+        "game": game,
+        "inviter": invitation.invited_by,
+        "options_text": game.game_options.describe(),
+        "join_url": settings.SITE_URL + join_path,
+    }
+    member = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
+    if member is None:
+        # No account, so no preferences to point at: the email says why it came.
+        send_email("games/invitation", invitation.email, context)
+    elif member.notify != User.Notify.NONE:
+        send_game_email("invitation", member, context)
 
 
 def send_game_email(kind: str, user: User, context: dict) -> None:

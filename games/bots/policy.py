@@ -6,6 +6,8 @@ and keeps nothing between calls: everything it knows comes from the view (see kn
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from games.engine import Action, Clue, Discard, Play
 
 from .knowledge import (
@@ -23,6 +25,13 @@ def choose_action(view: dict) -> Action:
     if not view.get("your_turn") or view.get("legal") is None:
         raise ValueError("it is not this seat's turn")
     return Policy(Table(view)).choose()
+
+
+@dataclass
+class ClueResult:
+    value: float = 0.0
+    saved: set[int] = field(default_factory=set)
+    harm: int = 0
 
 
 class Perspective:
@@ -136,9 +145,8 @@ class Policy:
             return Discard(self.discard_choice(hand, beliefs))
         if best_clue is not None:
             return best_clue
-        if self.legal["clues"]:
-            option = self.legal["clues"][0]
-            return Clue(option["target"], colour=option.get("colour"), rank=option.get("rank"))
+        if can_clue:
+            return self.best_clue(forced=True)[0]
         return Play(self.least_risky_play(hand, beliefs))
 
     # -- playing ----------------------------------------------------------------------------
@@ -226,11 +234,10 @@ class Policy:
             if option["target"] != target:
                 continue
             result = self.evaluate(option)
-            if result is None:
+            if result.harm or chop not in result.saved:
                 continue
-            value, saved = result
-            if chop in saved and (best is None or value > best[0]):
-                best = (value, option)
+            if best is None or result.value > best[0]:
+                best = (result.value, option)
         if best is None:
             # No clue saves it; a play clue at least makes them play instead of discard.
             clue, value = self.best_clue(only_target=target)
@@ -253,25 +260,29 @@ class Policy:
             return True
         return False
 
-    def best_clue(self, only_target: int | None = None) -> tuple[Action | None, float]:
-        best_value = -1.0
+    def best_clue(
+        self, only_target: int | None = None, forced: bool = False
+    ) -> tuple[Action | None, float]:
+        """The most valuable clue that misleads nobody; with ``forced`` (nothing else is
+        legal), the least misleading one."""
+        best_key: tuple | None = None
         best = None
         for option in self.legal["clues"]:
             if only_target is not None and option["target"] != only_target:
                 continue
             result = self.evaluate(option)
-            if result is None:
+            if result.harm and not forced:
                 continue
-            value = result[0]
-            if value > best_value:
-                best_value, best = value, option
+            key = (-result.harm, result.value)
+            if best_key is None or key > best_key:
+                best_key, best = key, option
         if best is None:
             return None, 0.0
-        return _clue(best), best_value
+        return _clue(best), best_key[1]
 
-    def evaluate(self, option: dict) -> tuple[float, set[int]] | None:
-        """The value of a clue, and the cards it saves; None if it would mislead (a card read
-        as something it is not, or a copy of a card already clued elsewhere)."""
+    def evaluate(self, option: dict) -> ClueResult:
+        """What a clue is worth: the cards it makes playable, the cards it saves, and the harm
+        it does (a card read as something it is not, a copy of a card clued elsewhere)."""
         table = self.table
         board = self.board
         target = option["target"]
@@ -286,45 +297,41 @@ class Policy:
         interpret_clue(
             table, hand, after, touched, touch, option.get("rank"), self.view["turn"], self.me
         )
-
+        result = ClueResult()
+        persp = self.perspectives[target]
         newly = [cid for cid in hand if cid in touched and not before[cid].clued]
         truths = table.identity
-        for cid in hand:
-            truth = truths[cid]
-            if self.misread(after[cid], target, truth) and not self.misread(
-                before[cid], target, truth
-            ):
-                return None
         if newly:
-            elsewhere = self.clued_identities(exclude_seat=None)
+            elsewhere = self.clued_identities()
             seen_new = 0
             for cid in newly:
                 bit = 1 << truths[cid]
                 if bit & elsewhere or bit & seen_new:
-                    return None
+                    result.harm += 2
                 seen_new |= bit
-
-        value = 0.0
-        saved: set[int] = set()
-        persp = self.perspectives[target]
         for cid in hand:
+            truth = truths[cid]
             b_before = persp.belief(before[cid])
             b_after = persp.belief(after[cid])
-            truth = truths[cid]
+            if self.misread(after[cid], target, truth) and not self.misread(
+                before[cid], target, truth
+            ):
+                result.harm += 10 if self.knows_playable(b_after) else 1
+                continue
             if self.knows_playable(b_after) and not self.knows_playable(b_before):
-                value += 1.0 + (0.2 if rank_of(truth) == 5 else 0.0)
+                result.value += 1.0 + (0.2 if rank_of(truth) == 5 else 0.0)
             elif cid in newly and board.useful >> truth & 1:
                 if board.critical >> truth & 1:
-                    saved.add(cid)
-                    value += 0.9 if cid == chop else 0.3
+                    result.saved.add(cid)
+                    result.value += 0.9 if cid == chop else 0.3
                 elif cid == chop and rank_of(truth) == 2 and self.must_save(truth, target):
-                    saved.add(cid)
-                    value += 0.6
+                    result.saved.add(cid)
+                    result.value += 0.6
                 else:
-                    value += 0.05
+                    result.value += 0.05
             shrink = _popcount(b_before) - _popcount(b_after)
-            value += 0.01 * shrink / max(_popcount(b_before), 1)
-        return value, saved
+            result.value += 0.01 * shrink / max(_popcount(b_before), 1)
+        return result
 
     def misread(self, info: CardInfo, holder: int, truth: int) -> bool:
         """Public knowledge is wrong about a clued card: it rules out the card's identity."""
@@ -332,14 +339,12 @@ class Policy:
             return False
         return not public_set(info, holder, self.board) >> truth & 1
 
-    def clued_identities(self, exclude_seat: int | None) -> int:
+    def clued_identities(self) -> int:
         """Identities of the clued cards the bot sees in other hands, and of its own clued
         cards it knows exactly."""
         table = self.table
         result = 0
         for seat, hand in enumerate(table.hands):
-            if seat == exclude_seat:
-                continue
             for cid in hand:
                 if not table.info[cid].clued:
                     continue

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import outbox, services, tasks
-from games.engine import action_to_dict
+from games.engine import GameOptions, action_to_dict
 from games.models import Game, Outbox
 from tests.games.conftest import current_user, play_to_the_end, start_game, user_at
 
@@ -160,3 +160,16 @@ def test_the_daily_digest_lists_the_games_waiting_on_me_once_a_day(alice, bob, c
     (digest,) = mailoutbox  # carol has no game waiting: no email
     assert digest.to == [current_user(game).email]
     assert f"Game {game.pk}" in digest.body and "/accounts/link/" in digest.body
+
+
+def test_an_invitation_to_a_member_carries_the_unsubscribe_headers(alice, bob, mailoutbox):
+    game = services.create_game(alice, GameOptions(players=3), Game.Visibility.INVITE)
+    services.invite_by_email(game.pk, alice, bob.email.upper())
+    services.invite_by_email(game.pk, alice, "stranger@example.org")
+    run_due(Outbox.Kind.INVITATION)
+    to_bob = next(m for m in mailoutbox if m.to == [bob.email])
+    assert "List-Unsubscribe" in to_bob.extra_headers and "Email preferences" in to_bob.body
+    to_stranger = next(m for m in mailoutbox if m.to == ["stranger@example.org"])
+    assert "List-Unsubscribe" not in to_stranger.extra_headers
+    assert "Without an account" in to_stranger.body
+    assert f"/games/{game.pk}/join/{game.invite_code}/" in to_stranger.body
