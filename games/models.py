@@ -171,7 +171,7 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         if not self.user_id:
-            return "Bot" if self.is_bot else "(empty)"
+            return f"Bot {self.position + 1}" if self.is_bot else "(empty)"
         return f"{self.user.display_name} (bot)" if self.is_bot else self.user.display_name
 
 

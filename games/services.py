@@ -138,7 +138,7 @@ def join_game(game_id: int, user: User, invite_code: str = "") -> Game:
             raise NotAllowed("This game is by invitation only; ask for the invitation link.")
         if game.seats.filter(user=user).exists():
             raise GameError("You already have a seat at this table.")
-        seat = game.seats.filter(user=None).order_by("position").first()
+        seat = game.seats.filter(user=None, is_bot=False).order_by("position").first()
         if seat is None:
             raise GameError("Every seat at this table is taken.")
         seat.user = user
@@ -156,6 +156,24 @@ def leave_game(game_id: int, user: User) -> Game:
         updated = game.seats.filter(user=user).update(user=None)
         if not updated:
             raise GameError("You have no seat at this table.")
+    return game
+
+
+def set_bot(game_id: int, user: User, position: int, bot: bool) -> Game:
+    """The creator puts a bot in an empty seat before the start, or takes it away."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.creator_id != user.pk:
+            raise NotAllowed("Only the person who created the game can seat bots.")
+        if not game.is_open():
+            raise GameError("Bots can be seated only before the game starts.")
+        seat = game.seats.filter(position=position, user=None).first()
+        if seat is None:
+            raise GameError("That seat is taken by a player.")
+        if seat.is_bot == bot:
+            raise GameError("A bot already sits there." if bot else "No bot sits there.")
+        seat.is_bot = bot
+        seat.save(update_fields=["is_bot"])
     return game
 
 
@@ -182,15 +200,17 @@ def start_game(game_id: int, user: User) -> Game:
         if not game.is_open():
             raise GameError("This game has already started.")
         seats = list(game.seats.order_by("position"))
-        if any(seat.user_id is None for seat in seats):
+        if any(seat.user_id is None and not seat.is_bot for seat in seats):
             raise GameError("Every seat must be taken before the game can start.")
-        users_by_joining = [seat.user_id for seat in seats]
+        if all(seat.is_bot for seat in seats):
+            raise GameError("At least one person must play.")
+        by_joining = [(seat.user_id, seat.is_bot) for seat in seats]
         order = seating_order(game.seed, len(seats))
         for seat, source in zip(seats, order, strict=True):
-            seat.user_id = users_by_joining[source]
+            seat.user_id, seat.is_bot = by_joining[source]
         # Clear the users first: the (game, user) constraint must hold after each update.
         Seat.objects.filter(game=game).update(user=None)
-        Seat.objects.bulk_update(seats, ["user"])
+        Seat.objects.bulk_update(seats, ["user", "is_bot"])
         state = load_state(game, moves=[])
         game.status = Game.Status.PLAYING
         game.started_at = timezone.now()

@@ -5,6 +5,7 @@ from games import views
 app_name = "games"
 urlpatterns = [
     path("games/new/", views.new_game, name="new"),
+    path("bots/", views.how_the_bots_play, name="bots"),
     path("games/import/", views.import_game, name="import"),
     path("games/<int:game_id>/", views.detail, name="detail"),
     path("games/<int:game_id>/join/<str:code>/", views.invite_link, name="invite"),
@@ -12,6 +13,7 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", views.leave, name="leave"),
     path("games/<int:game_id>/cancel/", views.cancel, name="cancel"),
     path("games/<int:game_id>/start/", views.start, name="start"),
+    path("games/<int:game_id>/bot/", views.bot_seat, name="bot"),
     path("games/<int:game_id>/invite/", views.invite, name="invite_email"),
     path("games/<int:game_id>/poll/", views.poll, name="poll"),
     path("games/<int:game_id>/move/", views.move, name="move"),

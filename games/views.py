@@ -93,8 +93,12 @@ def _lobby_entry(game: Game, user) -> dict:
         and current.user_id == user.pk
         and not current.is_bot,
         "waiting_on": current.name if current and game.is_playing() else None,
-        "free_seats": sum(1 for seat in seats if seat.user_id is None),
+        "free_seats": sum(1 for seat in seats if seat.user_id is None and not seat.is_bot),
     }
+
+
+def how_the_bots_play(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/bots.html")
 
 
 # -- creating and gathering players ----------------------------------------------------------
@@ -166,6 +170,19 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def bot_seat(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        position = int(request.POST.get("position", ""))
+    except ValueError:
+        messages.error(request, "Choose a seat.")
+        return redirect("games:detail", game_id)
+    bot = request.POST.get("bot") == "yes"
+    done = "A bot takes the seat." if bot else "The seat is free again."
+    return _run(request, game_id, services.set_bot, position, bot, success=done)
+
+
+@login_required
+@require_POST
 def cancel(request: HttpRequest, game_id: int) -> HttpResponse:
     _run(request, game_id, services.abort_game)
     return redirect("home")
@@ -218,8 +235,8 @@ def _waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRe
             "seats": seats,
             "seat": seat,
             "is_creator": game.creator_id == request.user.pk,
-            "full": all(s.user_id for s in seats),
-            "filled": sum(1 for s in seats if s.user_id),
+            "full": all(s.user_id or s.is_bot for s in seats),
+            "filled": sum(1 for s in seats if s.user_id or s.is_bot),
             "invite_url": request.build_absolute_uri(
                 reverse("games:invite", args=[game.pk, game.invite_code])
             ),

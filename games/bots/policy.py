@@ -135,6 +135,13 @@ class Policy:
         best_clue, value = self.best_clue() if can_clue else (None, 0.0)
         if best_clue is not None and (value >= 1.0 or not can_discard):
             return best_clue
+        locked = all(table.info[cid].clued or self.knows_trash(beliefs[cid]) for cid in hand)
+        if (
+            best_clue is not None
+            and locked
+            and not any(self.knows_trash(beliefs[cid]) for cid in hand)
+        ):
+            return best_clue  # every card is clued: a clue costs less than losing one
 
         if table.turns_left is not None and not table.options.until_perfect:
             gamble = self.last_round_gamble(hand, beliefs)

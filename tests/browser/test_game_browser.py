@@ -55,6 +55,8 @@ def test_two_people_play_a_game_to_the_end(live_server, browser: Browser, settin
     sign_up(ben, base, "ben@example.org", "Ben")
 
     ann.get_by_role("link", name="New game").click()
+    screenshot(ann, "new-game")
+    assert_accessible(ann, "new game")
     ann.get_by_label("Players").select_option("2")
     ann.get_by_role("button", name="Create the game").click()
     expect(ann.get_by_role("heading", level=1)).to_contain_text("Game")
