@@ -282,16 +282,19 @@ class Table:
                         known |= ident_set
         return known
 
-    def queued_playable(self, info: dict[int, CardInfo]) -> int:
+    def queued_playable(self, info: dict[int, CardInfo], upto: bool = False) -> int:
         """The identities a play clue can point at: for each suit, the next card after the
         firework and after the cards that are publicly known to be in hands, ready to follow
-        it (a "delayed" play)."""
+        it (a "delayed" play). With ``upto``, those known cards too: every identity that will
+        be playable once the known cards are played."""
         board = self.board
         known = self.known_elsewhere(info)
         result = 0
         for suit, height in enumerate(board.fireworks):
             while height < MAX_RANK and known >> identity(suit, height + 1) & 1:
                 height += 1
+                if upto:
+                    result |= 1 << identity(suit, height)
             if height < MAX_RANK:
                 result |= 1 << identity(suit, height + 1)
         return result & board.useful

@@ -27,11 +27,17 @@ def choose_action(view: dict) -> Action:
     return Policy(Table(view)).choose()
 
 
+import os
+DELAYED_VALUE = float(os.environ.get("DV", "0.7"))
+CLUE_THRESHOLD = [9.0] + [float(x) for x in os.environ.get("CT", "1,1,1,1,1,1,1,1").split(",")]
+
+
 @dataclass
 class ClueResult:
     value: float = 0.0
     saved: set[int] = field(default_factory=set)
     harm: int = 0
+    plays: int = 0
 
 
 class Perspective:
@@ -99,6 +105,7 @@ class Policy:
         self.board = table.board
         self.me = table.me
         self.legal = self.view["legal"]
+        self.final_round = table.turns_left is not None and not table.options.until_perfect
         self.perspectives = {seat: Perspective(table, seat) for seat in range(table.players)}
 
     # -- what players know ---------------------------------------------------------------
@@ -123,6 +130,9 @@ class Policy:
         can_clue = table.clue_tokens > 0 and bool(self.legal["clues"])
         can_discard = bool(self.legal["discard"])
 
+        if self.final_round:
+            return self.final_round_action(hand, beliefs, can_clue, can_discard)
+
         if can_clue:
             save = self.urgent_save()
             if save is not None:
@@ -133,7 +143,8 @@ class Policy:
             return Play(self.best_play(playable, beliefs))
 
         best_clue, value = self.best_clue() if can_clue else (None, 0.0)
-        if best_clue is not None and (value >= 1.0 or not can_discard):
+        threshold = CLUE_THRESHOLD[table.clue_tokens]
+        if best_clue is not None and (value >= threshold or not can_discard):
             return best_clue
         locked = all(table.info[cid].clued or self.knows_trash(beliefs[cid]) for cid in hand)
         if (
@@ -143,11 +154,6 @@ class Policy:
         ):
             return best_clue  # every card is clued: a clue costs less than losing one
 
-        if table.turns_left is not None and not table.options.until_perfect:
-            gamble = self.last_round_gamble(hand, beliefs)
-            if gamble is not None:
-                return gamble
-
         if can_discard:
             return Discard(self.discard_choice(hand, beliefs))
         if best_clue is not None:
@@ -155,6 +161,45 @@ class Policy:
         if can_clue:
             return self.best_clue(forced=True)[0]
         return Play(self.least_risky_play(hand, beliefs))
+
+    def final_round_action(
+        self, hand: list[int], beliefs: dict[int, int], can_clue: bool, can_discard: bool
+    ) -> Action:
+        """The deck is empty and everybody has one turn left: only plays count now."""
+        playable = [cid for cid in hand if self.knows_playable(beliefs[cid])]
+        if playable:
+            return Play(self.best_play(playable, beliefs))
+        if can_clue:
+            clue, plays = self.best_final_clue()
+            if clue is not None and plays > 0:
+                return clue
+        gamble = self.last_round_gamble(hand, beliefs)
+        if gamble is not None:
+            return gamble
+        if can_discard:
+            return Discard(self.discard_choice(hand, beliefs))
+        if can_clue:
+            return self.best_clue(forced=True)[0]
+        return Play(self.least_risky_play(hand, beliefs))
+
+    def best_final_clue(self) -> tuple[Action | None, float]:
+        """The clue that gets the most cards played by players who still have a turn."""
+        table = self.table
+        remaining = {(self.me + k) % table.players for k in range(1, table.turns_left)}
+        best = None
+        best_key: tuple | None = None
+        for option in self.legal["clues"]:
+            if option["target"] not in remaining:
+                continue
+            result = self.evaluate(option)
+            if result.harm:
+                continue
+            key = (min(result.plays, 1), result.value)
+            if best_key is None or key > best_key:
+                best_key, best = key, option
+        if best is None:
+            return None, 0
+        return _clue(best), best_key[0]
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -306,6 +351,7 @@ class Policy:
         )
         result = ClueResult()
         persp = self.perspectives[target]
+        soon = table.queued_playable(after, upto=True)
         newly = [cid for cid in hand if cid in touched and not before[cid].clued]
         truths = table.identity
         if newly:
@@ -325,17 +371,24 @@ class Policy:
             ):
                 result.harm += 10 if self.knows_playable(b_after) else 1
                 continue
-            if self.knows_playable(b_after) and not self.knows_playable(b_before):
-                result.value += 1.0 + (0.2 if rank_of(truth) == 5 else 0.0)
-            elif cid in newly and board.useful >> truth & 1:
+            if cid in newly and board.useful >> truth & 1:
                 if board.critical >> truth & 1:
                     result.saved.add(cid)
-                    result.value += 0.9 if cid == chop else 0.3
+                    save = 0.9 if cid == chop else 0.3
                 elif cid == chop and rank_of(truth) == 2 and self.must_save(truth, target):
                     result.saved.add(cid)
-                    result.value += 0.6
+                    save = 0.6
                 else:
-                    result.value += 0.05
+                    save = 0.05
+            else:
+                save = 0.0
+            if self.knows_playable(b_after) and not self.knows_playable(b_before):
+                result.value += 1.0 + (0.2 if rank_of(truth) == 5 else 0.0)
+                result.plays += 1
+            elif b_after & ~soon == 0 and b_before & ~soon:
+                result.value += max(DELAYED_VALUE, save)
+            else:
+                result.value += save
             shrink = _popcount(b_before) - _popcount(b_after)
             result.value += 0.01 * shrink / max(_popcount(b_before), 1)
         return result
