@@ -65,6 +65,7 @@ sys.path.insert(0, str(ROOT))
 # Django is imported inside the functions that need it: its settings read the environment,
 # which main() sets first. The engine has no Django import.
 
+from bench.services import empty_broker_queue, recreate_database  # noqa: E402
 from games.engine import (  # noqa: E402  (after the path is set)
     Clue,
     Discard,
@@ -136,30 +137,6 @@ def configure_environment(args: argparse.Namespace) -> None:
     )
     # Email goes to files under VAR_DIR, never to a real server.
     os.environ.pop("EMAIL_URL", None)
-
-
-def recreate_database(args: argparse.Namespace) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(f"{args.pg.rstrip('/')}/postgres", autocommit=True) as connection:
-        name = sql.Identifier(args.database)
-        # FORCE: a gunicorn left over from an interrupted run must not keep the old one alive.
-        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
-        connection.execute(sql.SQL("CREATE DATABASE {}").format(name))
-
-
-def empty_broker_queue(redis_url: str) -> int:
-    """Drop the tasks queued in the bench's Redis database (no worker runs them); how many."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    try:
-        queued = client.llen("celery")
-        client.delete("celery")
-    finally:
-        client.close()
-    return queued
 
 
 # -- the games the clients play -------------------------------------------------------------
@@ -680,7 +657,7 @@ def main() -> int:
     say = (lambda *_: None) if args.json else (lambda text: print(text, file=sys.stderr))
 
     say(f"recreating database {args.database}, migrating, creating games…")
-    recreate_database(args)
+    recreate_database(args.pg, args.database)
     fixtures = prepare_site(args)
     # Count only what the measured requests queue, not the moves played while preparing.
     empty_broker_queue(args.redis_url)

@@ -50,6 +50,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.services import drop_database, empty_broker_queue, recreate_database  # noqa: E402
+
 # Django is imported inside the functions that need it: its settings read the environment,
 # which main() sets first.
 
@@ -93,44 +95,6 @@ def configure_environment(args: argparse.Namespace) -> None:
     )
     os.environ.pop("EMAIL_URL", None)  # no email is sent, but never to a real server
     VAR_DIR.mkdir(parents=True, exist_ok=True)
-
-
-def server_connection(args: argparse.Namespace):
-    import psycopg
-
-    return psycopg.connect(f"{args.pg.rstrip('/')}/postgres", autocommit=True)
-
-
-def recreate_database(args: argparse.Namespace) -> None:
-    from psycopg import sql
-
-    with server_connection(args) as connection:
-        name = sql.Identifier(args.database)
-        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
-        connection.execute(sql.SQL("CREATE DATABASE {}").format(name))
-
-
-def drop_database(args: argparse.Namespace) -> None:
-    from django.db import connections
-    from psycopg import sql
-
-    connections.close_all()
-    with server_connection(args) as connection:
-        name = sql.Identifier(args.database)
-        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
-
-
-def empty_broker_queue(redis_url: str) -> int:
-    """Drop the tasks the sweeps queued in the bench's Redis database; how many there were."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    try:
-        queued = client.llen("celery")
-        client.delete("celery")
-    finally:
-        client.close()
-    return queued
 
 
 # -- the data -------------------------------------------------------------------------------
@@ -386,7 +350,7 @@ def print_report(result: dict) -> None:
 def main() -> int:
     args = parse_args()
     configure_environment(args)
-    recreate_database(args)
+    recreate_database(args.pg, args.database)
 
     import django
     from django.core.management import call_command
@@ -417,7 +381,10 @@ def main() -> int:
         "tasks_dropped_from_broker": empty_broker_queue(args.redis_url),
     }
     if not args.keep:
-        drop_database(args)
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(args.pg, args.database)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
