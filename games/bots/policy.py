@@ -28,6 +28,7 @@ def choose_action(view: dict) -> Action:
 
 
 import os
+PACE_STALL = int(os.environ.get("PS", "-99"))
 DELAYED_VALUE = float(os.environ.get("DV", "0.7"))
 CLUE_THRESHOLD = [9.0] + [float(x) for x in os.environ.get("CT", "1,1,1,1,1,1,1,1").split(",")]
 
@@ -146,6 +147,8 @@ class Policy:
         threshold = CLUE_THRESHOLD[table.clue_tokens]
         if best_clue is not None and (value >= threshold or not can_discard):
             return best_clue
+        if best_clue is not None and self.pace() < PACE_STALL:
+            return best_clue  # the deck is nearly out: a discard would cost a play
         locked = all(table.info[cid].clued or self.knows_trash(beliefs[cid]) for cid in hand)
         if (
             best_clue is not None
@@ -200,6 +203,13 @@ class Policy:
         if best is None:
             return None, 0
         return _clue(best), best_key[0]
+
+    def pace(self) -> int:
+        """How many more discards the deck allows before some reachable point is lost, if
+        every other action were a play: cards left to draw plus the final round, less the
+        points still to play."""
+        table = self.table
+        return table.deck_size + table.players - (self.view["max_reachable_score"] - self.view["score"])
 
     # -- playing ----------------------------------------------------------------------------
 
