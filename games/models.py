@@ -33,7 +33,7 @@ TIME_LIMITS = [
 
 
 class TimeoutPolicy(models.TextChoices):
-    AUTO_MOVE = "auto_move", "A cautious move is made for the absent player"
+    AUTO_MOVE = "auto_move", "A bot makes the move for the absent player"
     END_GAME = "end_game", "The game ends, timed out (score 0)"
 
 

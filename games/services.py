@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import outbox
-from games.bots.cautious import cautious_action
+from games.bots import choose_action
 from games.engine import (
     Action,
     GameOptions,
@@ -421,7 +421,7 @@ def time_out(game_id: int, expected_turn: int) -> bool:
         seat.timeouts_in_a_row += 1
         seat.is_bot = seat.is_bot or seat.timeouts_in_a_row >= settings.TIMEOUTS_BEFORE_BOT
         seat.save(update_fields=["timeouts_in_a_row", "is_bot"])
-        _apply(game, seat, _cautious(game, seat), MadeBy.TIMEOUT)
+        _apply(game, seat, _bot_action(game, seat), MadeBy.TIMEOUT)
         return True
 
 
@@ -434,12 +434,12 @@ def bot_move(game_id: int, expected_turn: int) -> Move | None:
         seat = game.seats.get(position=game.current_seat)
         if not seat.is_bot:
             return None
-        return _apply(game, seat, _cautious(game, seat), MadeBy.BOT)
+        return _apply(game, seat, _bot_action(game, seat), MadeBy.BOT)
 
 
-def _cautious(game: Game, seat: Seat) -> Action:
+def _bot_action(game: Game, seat: Seat) -> Action:
     # The policy sees only the seat's own view: never a hidden card.
-    return cautious_action(view_for(load_state(game), seat.position))
+    return choose_action(view_for(load_state(game), seat.position))
 
 
 def vote_pause(game_id: int, user: User, wants_pause: bool = True) -> Game:

@@ -52,7 +52,7 @@ def _clue_badges(card: dict) -> tuple[list[str], list[str]]:
     return touched, missed
 
 
-AUTOMATIC = {"timeout": "time ran out, so a cautious move was made", "bot": "a bot's move"}
+AUTOMATIC = {"timeout": "time ran out, so a bot made this move", "bot": "a bot's move"}
 
 
 def table(view: dict, automatic_turns: dict[int, str] | None = None) -> dict:

@@ -2,10 +2,10 @@
 
 The bot keeps no memory between turns: it replays the view's history to rebuild the table
 (every hand's card ids, the fireworks, the cards lost) and the *public knowledge* of every
-card in a hand, that is, what every player at the table can work out about it from the clues
-and the conventions (see README.md). Public knowledge uses only what everybody sees (the
-clues, the fireworks, the discard pile), so every player, bot or human, reaches the same
-conclusions, and a clue giver can predict exactly how a clue will be read.
+card in a hand: what every player at the table can work out about it from the clues and the
+conventions (README.md). Public knowledge uses only what everybody sees (the clues, who gave
+them and when, the fireworks, the discard pile), so every player, bot or human, reaches the
+same conclusions, and a clue giver can predict exactly how a clue will be read.
 
 Identities are small ints, ``suit * 5 + rank - 1``, and sets of identities are int bitmasks,
 as in the engine.
@@ -15,15 +15,8 @@ from __future__ import annotations
 
 import functools
 
-from games.engine import GameOptions
-from games.engine.cards import (
-    MAX_RANK,
-    RANK_MASK,
-    SUIT_INDEX,
-    SUIT_MASK,
-    SUITS,
-    copies_per_identity,
-)
+from games.engine import SUIT_LETTERS, GameOptions
+from games.engine.cards import MAX_RANK, RANK_MASK, SUIT_INDEX, SUIT_MASK, copies_per_identity
 
 
 def identity(suit: int, rank: int) -> int:
@@ -46,6 +39,16 @@ def bits(mask: int) -> list[int]:
         result.append(low.bit_length() - 1)
         mask ^= low
     return result
+
+
+def single(mask: int) -> bool:
+    """Exactly one identity."""
+    return mask != 0 and mask & (mask - 1) == 0
+
+
+def codes(mask: int) -> str:
+    """'R1 Y1' for people reading a mask (debugging, tests)."""
+    return " ".join(f"{SUIT_LETTERS[suit_of(i)]}{rank_of(i)}" for i in bits(mask))
 
 
 class Variant:
@@ -89,16 +92,17 @@ class CardInfo:
 
     __slots__ = ("mask", "inferred", "clued", "focus", "clued_turn", "clued_by")
 
-    def __init__(self, mask: int, inferred: int) -> None:
+    def __init__(self, mask: int) -> None:
         self.mask = mask
-        self.inferred = inferred
+        self.inferred = mask
         self.clued = False
         self.focus: str | None = None
         self.clued_turn = -1
         self.clued_by = -1
 
     def copy(self) -> CardInfo:
-        new = CardInfo(self.mask, self.inferred)
+        new = CardInfo(self.mask)
+        new.inferred = self.inferred
         new.clued = self.clued
         new.focus = self.focus
         new.clued_turn = self.clued_turn
@@ -106,17 +110,12 @@ class CardInfo:
         return new
 
     def __repr__(self) -> str:
-        codes = " ".join(_code(i) for i in bits(self.inferred))
-        return f"<CardInfo clued={self.clued} focus={self.focus} inferred={codes}>"
-
-
-def _code(ident: int) -> str:
-    return f"{SUITS[suit_of(ident)][0].upper()}{rank_of(ident)}"
+        return f"<CardInfo clued={self.clued} focus={self.focus} inferred={codes(self.inferred)}>"
 
 
 class Board:
-    """Public facts about the cards not in hands: fireworks and lost (discarded) cards, and
-    the masks that follow from them."""
+    """Public facts about the cards out of the hands: the fireworks, the lost cards, and the
+    sets of identities that follow from them."""
 
     def __init__(self, var: Variant) -> None:
         self.var = var
@@ -127,31 +126,31 @@ class Board:
         self.refresh()
 
     def refresh(self) -> None:
-        """Recompute the masks after the fireworks or the lost cards changed."""
-        var = self.var
-        trash = 0
-        critical = 0
-        playable = 0
+        """Recompute the sets after the fireworks or the lost cards changed.
+
+        ``trash``: already played, or out of reach (a lower card's copies are all lost).
+        ``critical``: still needed, and the last copy. ``playable``: next on its firework.
+        """
+        copies = self.var.copies
+        lost = self.lost
+        trash = critical = playable = 0
         for suit, height in enumerate(self.fireworks):
-            for rank in range(1, MAX_RANK + 1):
-                ident = identity(suit, rank)
-                if rank <= height:
-                    trash |= 1 << ident
+            base = suit * MAX_RANK
+            trash |= ((1 << height) - 1) << base
             if height < MAX_RANK:
-                playable |= 1 << identity(suit, height + 1)
-            dead = False
-            for rank in range(height + 1, MAX_RANK + 1):
-                ident = identity(suit, rank)
-                left = var.copies[ident] - self.lost[ident]
-                if dead or left <= 0:
-                    dead = True
-                    trash |= 1 << ident
-                elif left == 1:
+                playable |= 1 << (base + height)
+            for ident in range(base + height, base + MAX_RANK):
+                left = copies[ident] - lost[ident]
+                if left <= 0:
+                    trash |= ((1 << (base + MAX_RANK)) - 1) & ~((1 << ident) - 1)
+                    break
+                if left == 1:
                     critical |= 1 << ident
-        self.trash = trash & var.all_mask
-        self.critical = critical & var.all_mask
-        self.playable = playable & var.all_mask & ~self.trash
-        self.useful = var.all_mask & ~self.trash
+        all_mask = self.var.all_mask
+        self.trash = trash & all_mask
+        self.critical = critical & all_mask & ~trash
+        self.playable = playable & all_mask & ~trash
+        self.useful = all_mask & ~trash
 
     def played_counts(self) -> list[int]:
         counts = [0] * 30
@@ -160,17 +159,15 @@ class Board:
                 counts[identity(suit, rank)] += 1
         return counts
 
-    def score(self) -> int:
-        return sum(self.fireworks)
-
 
 def public_set(info: CardInfo, holder: int, board: Board) -> int:
     """What everybody can say a card may be now.
 
     For an unclued card, its clue mask. For a clued card, its inferred identities, less those
-    played since from another clued card that the later of the two clues' givers could see
-    ("good touch": no clue touches a copy of a card already clued, unless the giver holds it
-    unknowingly). A copy played by any other way stays possible: the card may be trash.
+    played since from another clued card when the later of the two clues was given by someone
+    who could see the earlier card ("good touch": no clue touches a copy of a card already
+    clued, but nobody sees their own hand). A copy played in any other way stays possible:
+    then the card may be trash.
     """
     if not info.clued:
         return info.inferred
@@ -187,8 +184,8 @@ def public_set(info: CardInfo, holder: int, board: Board) -> int:
 
 
 class Table:
-    """The game rebuilt from one seat's view: hands, board, and public knowledge of every card
-    in a hand, by replaying the history through the conventions."""
+    """The game rebuilt from one seat's view: hands, board, and the public knowledge of every
+    card in a hand, by replaying the history through the conventions."""
 
     def __init__(self, view: dict) -> None:
         self.view = view
@@ -198,23 +195,27 @@ class Table:
         self.me: int = view["viewer"]
         self.board = Board(var)
         size = var.hand_size
+        # The deal: seat 0 takes cards 0..size-1, and so on; the newest card is slot 1.
         self.hands: list[list[int]] = [
             list(range(seat * size + size - 1, seat * size - 1, -1)) for seat in range(var.players)
         ]
         self.info: dict[int, CardInfo] = {
-            cid: CardInfo(var.all_mask, var.all_mask) for hand in self.hands for cid in hand
+            cid: CardInfo(var.all_mask) for hand in self.hands for cid in hand
         }
-        # Identities of the cards this seat can see in other hands.
+        # The identities of the cards this seat sees in other hands.
         self.identity: dict[int, int] = {}
         for hand in view["hands"]:
             for card in hand["cards"]:
                 if "suit" in card:
                     self.identity[card["id"]] = identity(SUIT_INDEX[card["suit"]], card["rank"])
+        self._stale = False
         for entry in view["history"]:
             if entry["type"] == "clue":
                 self._replay_clue(entry)
             else:
                 self._replay_play_or_discard(entry)
+        if self._stale:
+            self.board.refresh()
         self.clue_tokens: int = view["clue_tokens"]
         self.fuses_left: int = view["fuses_left"]
         self.deck_size: int = view["deck_size"]
@@ -223,14 +224,15 @@ class Table:
     # -- replaying the history ------------------------------------------------------------
 
     def _replay_clue(self, entry: dict) -> None:
-        target = entry["target"]
-        touch = self.var.touch_mask(entry["colour"], entry["rank"])
+        if self._stale:
+            self.board.refresh()
+            self._stale = False
         interpret_clue(
             self,
-            self.hands[target],
+            self.hands[entry["target"]],
             self.info,
             frozenset(entry["touched"]),
-            touch,
+            self.var.touch_mask(entry["colour"], entry["rank"]),
             entry["rank"],
             entry["turn"],
             entry["seat"],
@@ -249,13 +251,13 @@ class Table:
                 board.played_clued.append((1 << ident, seat, played.clued_turn, played.clued_by))
         else:
             board.lost[ident] += 1
-        board.refresh()
+        self._stale = True
         self.hands[seat].remove(cid)
-        self.info.pop(cid, None)
+        del self.info[cid]
         drawn = entry["drawn"]
         if drawn is not None:
             self.hands[seat].insert(0, drawn)
-            self.info[drawn] = CardInfo(self.var.all_mask, self.var.all_mask)
+            self.info[drawn] = CardInfo(self.var.all_mask)
 
     # -- public reading --------------------------------------------------------------------
 
@@ -267,28 +269,25 @@ class Table:
                 return cid
         return None
 
-    def known_elsewhere(self, info: dict[int, CardInfo], exclude: int | None = None) -> int:
-        """Identities that some clued card in a hand is publicly known to be exactly."""
+    def known_identities(self, info: dict[int, CardInfo]) -> int:
+        """Identities that some clued card in a hand is publicly known to be, exactly."""
         board = self.board
         known = 0
         for seat, hand in enumerate(self.hands):
             for cid in hand:
-                if cid == exclude:
-                    continue
                 card = info[cid]
                 if card.clued:
                     ident_set = public_set(card, seat, board) & ~board.trash
-                    if ident_set and ident_set & (ident_set - 1) == 0:
+                    if single(ident_set):
                         known |= ident_set
         return known
 
-    def queued_playable(self, info: dict[int, CardInfo], upto: bool = False) -> int:
+    def queued_playable(self, known: int, upto: bool = False) -> int:
         """The identities a play clue can point at: for each suit, the next card after the
-        firework and after the cards that are publicly known to be in hands, ready to follow
-        it (a "delayed" play). With ``upto``, those known cards too: every identity that will
-        be playable once the known cards are played."""
+        firework and after the cards publicly known to be in hands, ready to follow it (a
+        "delayed" play). With ``upto``, the known cards too: every identity that will be
+        playable once the known cards are played."""
         board = self.board
-        known = self.known_elsewhere(info)
         result = 0
         for suit, height in enumerate(board.fireworks):
             while height < MAX_RANK and known >> identity(suit, height + 1) & 1:
@@ -314,11 +313,11 @@ def interpret_clue(
 
     1. Every card in the hand learns what the clue says of it (touched or missed).
     2. Cards touched for the first time are not trash and not a copy of a card publicly known
-       to be elsewhere ("good touch").
+       to be in a hand ("good touch").
     3. The *focus* is the chop if the clue touched it for the first time, else the newest card
        touched for the first time. The focus is playable (now, or right after cards known to
        be in hands) — or, if it is the chop, it may instead be a card worth saving: the last
-       copy of a card still needed (every 5 is one), or a 2 saved with a "2" clue.
+       copy of a card still needed (every 5 is one), or any 2 when the clue is "2".
     A clue that touches no new card only gives its information.
     """
     board = table.board
@@ -343,9 +342,8 @@ def interpret_clue(
             card.inferred = card.mask
     if not newly:
         return
-    focus = chop if chop in newly else newly[0]
-    playable = table.queued_playable(info)
-    known = table.known_elsewhere(info)
+    known = table.known_identities(info)
+    playable = table.queued_playable(known)
     for cid in newly:
         card = info[cid]
         card.clued = True
@@ -354,6 +352,7 @@ def interpret_clue(
         good = card.inferred & board.useful & ~known
         if good:
             card.inferred = good
+    focus = chop if chop in newly else newly[0]
     card = info[focus]
     allowed = playable
     if focus == chop:
@@ -364,11 +363,9 @@ def interpret_clue(
     if meant:
         card.inferred = meant
         card.focus = "play" if meant & ~playable == 0 else "save"
-    # Cards touched together are different cards: one known exactly is not another.
-    for cid in newly:
-        if cid == focus:
-            continue
-        other = info[cid]
-        rest = other.inferred & ~(meant if meant and meant & (meant - 1) == 0 else 0)
-        if rest:
-            other.inferred = rest
+        if single(meant):
+            # Cards touched together are different cards.
+            for cid in newly:
+                other = info[cid]
+                if cid != focus and other.inferred & ~meant:
+                    other.inferred &= ~meant

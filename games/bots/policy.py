@@ -1,7 +1,17 @@
 """The bot's choice of action: the conventions of README.md, in order of priority.
 
 ``choose_action(view)`` takes only ``games.engine.view_for(state, seat)`` for the seat to move
-and keeps nothing between calls: everything it knows comes from the view (see knowledge.py).
+and keeps nothing between calls: everything it knows comes from the view (knowledge.py).
+
+Each turn, in order:
+
+1. In the final round (the deck is empty), only plays count: play, or clue a play to someone
+   who still has a turn, or (with a fuse to spare) try the likeliest card.
+2. Save the next player's chop if it must not be lost and they are about to discard it.
+3. Play a card known to be playable.
+4. Give the most valuable clue, if it is worth its token (more so when tokens are plenty, when
+   the deck is nearly out, or when every card in hand is clued and a discard would lose one).
+5. Discard: a card known to be useless, else the chop.
 """
 
 from __future__ import annotations
@@ -10,14 +20,22 @@ from dataclasses import dataclass, field
 
 from games.engine import Action, Clue, Discard, Play
 
-from .knowledge import (
-    CardInfo,
-    Table,
-    bits,
-    interpret_clue,
-    public_set,
-    rank_of,
-)
+from .knowledge import CardInfo, Table, bits, interpret_clue, public_set, rank_of
+
+# A clue is given rather than a discard when its value (about one per card it gets played)
+# reaches this, by the number of clue tokens available (index 0 is never used). Two players
+# have fewer cards in view and lose more to discards: they clue more readily.
+CLUE_THRESHOLD = (9.0, 1.0, 1.0, 1.0, 0.7, 0.7, 0.5, 0.5, 0.5)
+CLUE_THRESHOLD_TWO_PLAYERS = (9.0, 1.0, 1.0, 0.7, 0.5, 0.3, 0.2, 0.1, 0.05)
+# A card that will be playable once cards known to be in hands are played.
+DELAYED_PLAY_VALUE = 1.0
+# A card touched for the first time that is useful but neither playable nor in danger.
+EXTRA_TOUCH_VALUE = 0.05
+# Stall with a clue rather than discard when the deck allows fewer discards than this.
+STALL_PACE = 2
+# 2s are saved from the chop in games of up to this many players (with more, the pace of
+# the game cannot afford it).
+TWO_SAVES_UP_TO = 3
 
 
 def choose_action(view: dict) -> Action:
@@ -27,24 +45,21 @@ def choose_action(view: dict) -> Action:
     return Policy(Table(view)).choose()
 
 
-import os
-PACE_STALL = int(os.environ.get("PS", "-99"))
-DELAYED_VALUE = float(os.environ.get("DV", "0.7"))
-CLUE_THRESHOLD = [9.0] + [float(x) for x in os.environ.get("CT", "1,1,1,1,1,1,1,1").split(",")]
-
-
 @dataclass
 class ClueResult:
+    """What a clue would do: its value, the cards it saves, the cards it makes playable, and
+    its harm (cards it would make someone misread)."""
+
     value: float = 0.0
     saved: set[int] = field(default_factory=set)
-    harm: int = 0
     plays: int = 0
+    harm: int = 0
 
 
 class Perspective:
-    """What one player can see of the cards, as far as the bot can tell: for the bot itself,
-    everything outside its own hand; for a teammate, what both of them see (the public
-    cards and the hands of everybody else), which is never more than the teammate sees."""
+    """What one player can see, as far as the bot can tell: for the bot itself, everything
+    but its own hand; for a teammate, what both of them see (the public cards and the hands
+    of everybody else), which is never more than the teammate sees."""
 
     def __init__(self, table: Table, holder: int) -> None:
         self.table = table
@@ -64,14 +79,15 @@ class Perspective:
                 if card.clued:
                     clued_seen.append((1 << ident, seat, card.clued_turn, card.clued_by))
         copies = table.var.copies
-        self.unseen = [copies[i] - seen[i] for i in range(30)]
-        self.all_seen = sum(1 << i for i in range(30) if copies[i] and self.unseen[i] <= 0)
+        self.unseen = [max(copies[i] - seen[i], 0) for i in range(30)]
+        self.all_seen = sum(1 << i for i in range(30) if copies[i] and not self.unseen[i])
         self.clued_seen = clued_seen
+        self._now: dict[int, int] = {}
 
     def duplicates(self, info: CardInfo) -> int:
         """Identities a clued card cannot have because a clued card in another hand has it
         ("good touch"): the later of the two clues was given by someone who saw the earlier
-        card, unless that someone held it (nobody sees their own hand)."""
+        card, unless that someone held it."""
         mask = 0
         for bit, seat, turn, giver in self.clued_seen:
             if turn < info.clued_turn:
@@ -93,8 +109,12 @@ class Perspective:
         # Only a mistaken clue (a person erred) gets here: fall back on the plain facts.
         return (info.mask & ~self.all_seen) or info.mask
 
-    def weight(self, ident: int) -> int:
-        return max(self.unseen[ident], 0)
+    def now(self, cid: int) -> int:
+        """The belief about a card in the holder's hand as things stand."""
+        belief = self._now.get(cid)
+        if belief is None:
+            belief = self._now[cid] = self.belief(self.table.info[cid])
+        return belief
 
 
 class Policy:
@@ -107,13 +127,12 @@ class Policy:
         self.me = table.me
         self.legal = self.view["legal"]
         self.final_round = table.turns_left is not None and not table.options.until_perfect
-        self.perspectives = {seat: Perspective(table, seat) for seat in range(table.players)}
+        self.perspectives = [Perspective(table, seat) for seat in range(table.players)]
 
     # -- what players know ---------------------------------------------------------------
 
-    def belief(self, cid: int, holder: int, info: dict[int, CardInfo] | None = None) -> int:
-        info = self.table.info if info is None else info
-        return self.perspectives[holder].belief(info[cid])
+    def belief(self, cid: int, holder: int) -> int:
+        return self.perspectives[holder].now(cid)
 
     def knows_playable(self, belief: int) -> bool:
         return belief != 0 and belief & ~self.board.playable == 0
@@ -121,13 +140,33 @@ class Policy:
     def knows_trash(self, belief: int) -> bool:
         return belief & ~self.board.trash == 0
 
+    def chance(self, belief: int, wanted: int) -> float:
+        """The chance that a card of the bot's own is one of ``wanted``, counting copies."""
+        unseen = self.perspectives[self.me].unseen
+        total = good = 0
+        for ident in bits(belief):
+            total += unseen[ident]
+            if wanted >> ident & 1:
+                good += unseen[ident]
+        return good / total if total else 0.0
+
+    def pace(self) -> int:
+        """How many more discards the deck allows before a reachable point is lost, if every
+        other action were a play: cards left to draw plus the final round, less the points
+        still to play."""
+        view = self.view
+        return (
+            self.table.deck_size
+            + self.table.players
+            - (view["max_reachable_score"] - view["score"])
+        )
+
     # -- the decision ----------------------------------------------------------------------
 
     def choose(self) -> Action:
         table = self.table
-        me = self.me
-        hand = table.hands[me]
-        beliefs = {cid: self.belief(cid, me) for cid in hand}
+        hand = table.hands[self.me]
+        beliefs = {cid: self.belief(cid, self.me) for cid in hand}
         can_clue = table.clue_tokens > 0 and bool(self.legal["clues"])
         can_discard = bool(self.legal["discard"])
 
@@ -143,27 +182,25 @@ class Policy:
         if playable:
             return Play(self.best_play(playable, beliefs))
 
-        best_clue, value = self.best_clue() if can_clue else (None, 0.0)
-        threshold = CLUE_THRESHOLD[table.clue_tokens]
-        if best_clue is not None and (value >= threshold or not can_discard):
-            return best_clue
-        if best_clue is not None and self.pace() < PACE_STALL:
-            return best_clue  # the deck is nearly out: a discard would cost a play
-        locked = all(table.info[cid].clued or self.knows_trash(beliefs[cid]) for cid in hand)
-        if (
-            best_clue is not None
-            and locked
-            and not any(self.knows_trash(beliefs[cid]) for cid in hand)
-        ):
-            return best_clue  # every card is clued: a clue costs less than losing one
+        clue, value = self.best_clue() if can_clue else (None, 0.0)
+        if clue is not None:
+            thresholds = CLUE_THRESHOLD_TWO_PLAYERS if table.players == 2 else CLUE_THRESHOLD
+            if not can_discard or value >= thresholds[table.clue_tokens]:
+                return clue
+            if self.pace() < STALL_PACE and not table.options.until_perfect:
+                return clue  # the deck is nearly out: a discard would cost a play
+            trash = [cid for cid in hand if self.knows_trash(beliefs[cid])]
+            if not trash and all(table.info[cid].clued for cid in hand):
+                return clue  # every card is clued: a clue costs less than losing one
 
         if can_discard:
-            return Discard(self.discard_choice(hand, beliefs))
-        if best_clue is not None:
-            return best_clue
+            discard = self.discard_choice(hand, beliefs)
+            if not can_clue or self.chance(beliefs[discard], self.board.critical) < 1:
+                return Discard(discard)
+            # Every card left is known to be the last of its kind: even a poor clue is better.
         if can_clue:
             return self.best_clue(forced=True)[0]
-        return Play(self.least_risky_play(hand, beliefs))
+        return Play(self.likeliest_play(hand, beliefs))
 
     def final_round_action(
         self, hand: list[int], beliefs: dict[int, int], can_clue: bool, can_discard: bool
@@ -176,16 +213,160 @@ class Policy:
             clue, plays = self.best_final_clue()
             if clue is not None and plays > 0:
                 return clue
-        gamble = self.last_round_gamble(hand, beliefs)
-        if gamble is not None:
-            return gamble
+        if self.table.fuses_left > 1 and hand:
+            # A lost fuse costs nothing now, unless it is the last one.
+            cid = self.likeliest_play(hand, beliefs)
+            if self.chance(beliefs[cid], self.unclaimed_playable()) > 0:
+                return Play(cid)
         if can_discard:
             return Discard(self.discard_choice(hand, beliefs))
         if can_clue:
             return self.best_clue(forced=True)[0]
-        return Play(self.least_risky_play(hand, beliefs))
+        return Play(self.likeliest_play(hand, beliefs))
 
-    def best_final_clue(self) -> tuple[Action | None, float]:
+    # -- playing ----------------------------------------------------------------------------
+
+    def best_play(self, playable: list[int], beliefs: dict[int, int]) -> int:
+        """Prefer a card that lets a teammate's clued card follow, then a 5 (a clue token
+        back), then the lowest rank; the oldest among equals."""
+        table = self.table
+        waiting = 0
+        for seat, hand in enumerate(table.hands):
+            if seat != self.me:
+                for cid in hand:
+                    if table.info[cid].clued:
+                        waiting |= 1 << table.identity[cid]
+        order = table.hands[self.me]
+
+        def preference(cid: int) -> tuple:
+            ids = bits(beliefs[cid])
+            unlocks = sum(1 for i in ids if rank_of(i) < 5 and waiting >> (i + 1) & 1) / len(ids)
+            five = all(rank_of(i) == 5 for i in ids)
+            return (unlocks, five, -min(rank_of(i) for i in ids), order.index(cid))
+
+        return max(playable, key=preference)
+
+    def unclaimed_playable(self) -> int:
+        """Playable identities that no teammate knows they hold."""
+        table = self.table
+        claimed = 0
+        for seat, hand in enumerate(table.hands):
+            if seat != self.me:
+                for cid in hand:
+                    if self.knows_playable(self.belief(cid, seat)):
+                        claimed |= 1 << table.identity[cid]
+        return self.board.playable & ~claimed
+
+    def likeliest_play(self, hand: list[int], beliefs: dict[int, int]) -> int:
+        wanted = self.unclaimed_playable()
+        return max(hand, key=lambda cid: self.chance(beliefs[cid], wanted))
+
+    # -- discarding -------------------------------------------------------------------------
+
+    def discard_choice(self, hand: list[int], beliefs: dict[int, int]) -> int:
+        """A card known to be useless; else the chop (the oldest unclued card) unless it is
+        known to be critical; else the clued card that matters least."""
+        board = self.board
+        for cid in reversed(hand):
+            if self.knows_trash(beliefs[cid]):
+                return cid
+        for cid in reversed(hand):
+            if not self.table.info[cid].clued and beliefs[cid] & ~board.critical:
+                return cid
+
+        def keep_value(cid: int) -> tuple:
+            return (
+                self.chance(beliefs[cid], board.critical),
+                -max(rank_of(i) for i in bits(beliefs[cid])),
+            )
+
+        return min(reversed(hand), key=keep_value)
+
+    # -- saving -----------------------------------------------------------------------------
+
+    def urgent_save(self) -> Action | None:
+        """If the next player is about to discard a card that must not go, clue it now.
+        (Until perfect, where one lost card loses the game, any teammate's.)"""
+        table = self.table
+        reach = table.players - 1 if table.options.until_perfect else 1
+        for distance in range(1, reach + 1):
+            target = (self.me + distance) % table.players
+            save = self.save_for(target, first=distance == 1)
+            if save is not None:
+                return save
+        return None
+
+    def save_for(self, target: int, first: bool) -> Action | None:
+        table = self.table
+        hand = table.hands[target]
+        if any(
+            self.knows_playable(b) or self.knows_trash(b)
+            for b in (self.belief(cid, target) for cid in hand)
+        ):
+            return None  # they have something better to do than discard
+        chop = table.chop(target)
+        if chop is None or not self.must_save(table.identity[chop], target):
+            return None
+        best = None
+        for option in self.legal["clues"]:
+            if option["target"] != target:
+                continue
+            result = self.evaluate(option)
+            if result.harm or chop not in result.saved:
+                continue
+            if best is None or result.value > best[0]:
+                best = (result.value, option)
+        if best is not None:
+            return _clue(best[1])
+        if first:
+            # No clue saves it: a play clue at least makes them play instead of discard.
+            clue, value = self.best_clue(only_target=target)
+            if clue is not None and value >= 1.0:
+                return clue
+        return None
+
+    def must_save(self, ident: int, holder: int) -> bool:
+        """Critical (the last copy of a card still needed), or, with few players, a 2 whose
+        other copy is in no other hand the bot can see."""
+        board = self.board
+        if board.critical >> ident & 1:
+            return True
+        table = self.table
+        if table.players > TWO_SAVES_UP_TO or rank_of(ident) != 2 or board.trash >> ident & 1:
+            return False
+        return not any(
+            table.identity[cid] == ident
+            for seat, hand in enumerate(table.hands)
+            if seat not in (holder, self.me)
+            for cid in hand
+        )
+
+    # -- clues ---------------------------------------------------------------------------------
+
+    def best_clue(
+        self, only_target: int | None = None, forced: bool = False
+    ) -> tuple[Action | None, float]:
+        """The most valuable clue that misleads nobody; when ``forced`` (nothing else is
+        legal), the least misleading one."""
+        best_key: tuple | None = None
+        best = None
+        last_token = self.table.clue_tokens == 1
+        for option in self.legal["clues"]:
+            if only_target is not None and option["target"] != only_target:
+                continue
+            result = self.evaluate(option)
+            if result.harm and not forced:
+                continue
+            if last_token and not forced and self.leaves_next_stuck(option):
+                continue
+            key = (-result.harm, result.value)
+            if best_key is None or key > best_key:
+                best_key, best = key, option
+        if best is None:
+            return None, 0.0
+        return _clue(best), best_key[1]
+
+    def best_final_clue(self) -> tuple[Action | None, int]:
         """The clue that gets the most cards played by players who still have a turn."""
         table = self.table
         remaining = {(self.me + k) % table.players for k in range(1, table.turns_left)}
@@ -204,183 +385,75 @@ class Policy:
             return None, 0
         return _clue(best), best_key[0]
 
-    def pace(self) -> int:
-        """How many more discards the deck allows before some reachable point is lost, if
-        every other action were a play: cards left to draw plus the final round, less the
-        points still to play."""
-        table = self.table
-        return table.deck_size + table.players - (self.view["max_reachable_score"] - self.view["score"])
-
-    # -- playing ----------------------------------------------------------------------------
-
-    def best_play(self, playable: list[int], beliefs: dict[int, int]) -> int:
-        """Prefer a card that lets a teammate's clued card follow, then a 5 (a clue token
-        back), then the lowest rank; the oldest among equals."""
-        table = self.table
-        waiting = 0
-        for seat, hand in enumerate(table.hands):
-            if seat == self.me:
-                continue
-            for cid in hand:
-                if table.info[cid].clued:
-                    waiting |= 1 << table.identity[cid]
-
-        def score(cid: int) -> tuple:
-            ids = bits(beliefs[cid])
-            unlocks = sum(1 for i in ids if rank_of(i) < 5 and waiting >> (i + 1) & 1) / len(ids)
-            five = all(rank_of(i) == 5 for i in ids)
-            low = -min(rank_of(i) for i in ids)
-            return (unlocks, five, low, table.hands[self.me].index(cid))
-
-        return max(playable, key=score)
-
-    def least_risky_play(self, hand: list[int], beliefs: dict[int, int]) -> int:
-        return max(hand, key=lambda cid: self.chance_playable(beliefs[cid]))
-
-    def chance_playable(self, belief: int) -> float:
-        persp = self.perspectives[self.me]
-        total = good = 0
-        for ident in bits(belief):
-            w = persp.weight(ident)
-            total += w
-            if self.board.playable >> ident & 1:
-                good += w
-        return good / total if total else 0.0
-
-    def last_round_gamble(self, hand: list[int], beliefs: dict[int, int]) -> Action | None:
-        """In the last round a lost fuse costs nothing unless it is the last one."""
-        if self.table.fuses_left <= 1 or not hand:
-            return None
-        cid = self.least_risky_play(hand, beliefs)
-        if self.chance_playable(beliefs[cid]) > 0:
-            return Play(cid)
-        return None
-
-    # -- discarding -------------------------------------------------------------------------
-
-    def discard_choice(self, hand: list[int], beliefs: dict[int, int]) -> int:
-        """Known trash first; then the chop (the oldest unclued card) unless it is known to be
-        worth keeping; then the clued card that matters least."""
-        board = self.board
-        for cid in reversed(hand):
-            if self.knows_trash(beliefs[cid]):
-                return cid
-        for cid in reversed(hand):
-            if not self.table.info[cid].clued and beliefs[cid] & ~board.critical:
-                return cid
-
-        def keep_value(cid: int) -> tuple:
-            ids = bits(beliefs[cid] & ~board.trash) or [0]
-            critical = sum(1 for i in ids if board.critical >> i & 1) / len(ids)
-            return (critical, -max(rank_of(i) for i in ids))
-
-        return min(reversed(hand), key=keep_value)
-
-    # -- clues -------------------------------------------------------------------------------
-
-    def urgent_save(self) -> Action | None:
-        """If the next player is about to discard a card that must not go, clue it now."""
+    def leaves_next_stuck(self, option: dict) -> bool:
+        """After this clue takes the last token, the next player could only discard a
+        clued card: they know of no play and no useless card, and every card is clued."""
         table = self.table
         target = (self.me + 1) % table.players
         hand = table.hands[target]
         if not hand:
-            return None
-        beliefs = [self.belief(cid, target) for cid in hand]
-        if any(self.knows_playable(b) or self.knows_trash(b) for b in beliefs):
-            return None
-        chop = table.chop(target)
-        if chop is None or not self.must_save(table.identity[chop], target):
-            return None
-        best = None
-        for option in self.legal["clues"]:
-            if option["target"] != target:
-                continue
-            result = self.evaluate(option)
-            if result.harm or chop not in result.saved:
-                continue
-            if best is None or result.value > best[0]:
-                best = (result.value, option)
-        if best is None:
-            # No clue saves it; a play clue at least makes them play instead of discard.
-            clue, value = self.best_clue(only_target=target)
-            return clue if clue is not None and value >= 1.0 else None
-        return _clue(best[1])
+            return False
+        info = table.info
+        persp = self.perspectives[target]
+        if option["target"] == target:
+            info = self.after_clue(option)
+        beliefs = [persp.belief(info[cid]) for cid in hand]
+        return all(info[cid].clued for cid in hand) and not any(
+            self.knows_playable(b) or self.knows_trash(b) for b in beliefs
+        )
 
-    def must_save(self, ident: int, holder: int) -> bool:
-        """Critical (the last copy of a card still needed), or a 2 whose other copy is in no
-        other hand the bot can see."""
-        board = self.board
-        if board.critical >> ident & 1:
-            return True
-        if rank_of(ident) == 2 and board.useful >> ident & 1:
-            table = self.table
-            for seat, hand in enumerate(table.hands):
-                if seat in (holder, self.me):
-                    continue
-                if any(table.identity[cid] == ident for cid in hand):
-                    return False
-            return True
-        return False
-
-    def best_clue(
-        self, only_target: int | None = None, forced: bool = False
-    ) -> tuple[Action | None, float]:
-        """The most valuable clue that misleads nobody; with ``forced`` (nothing else is
-        legal), the least misleading one."""
-        best_key: tuple | None = None
-        best = None
-        for option in self.legal["clues"]:
-            if only_target is not None and option["target"] != only_target:
-                continue
-            result = self.evaluate(option)
-            if result.harm and not forced:
-                continue
-            key = (-result.harm, result.value)
-            if best_key is None or key > best_key:
-                best_key, best = key, option
-        if best is None:
-            return None, 0.0
-        return _clue(best), best_key[1]
+    def after_clue(self, option: dict) -> dict[int, CardInfo]:
+        """The public knowledge of every card once this clue is given."""
+        table = self.table
+        hand = table.hands[option["target"]]
+        after = dict(table.info)
+        for cid in hand:
+            after[cid] = table.info[cid].copy()
+        interpret_clue(
+            table,
+            hand,
+            after,
+            frozenset(option["touches"]),
+            table.var.touch_mask(option.get("colour"), option.get("rank")),
+            option.get("rank"),
+            self.view["turn"],
+            self.me,
+        )
+        return after
 
     def evaluate(self, option: dict) -> ClueResult:
-        """What a clue is worth: the cards it makes playable, the cards it saves, and the harm
-        it does (a card read as something it is not, a copy of a card clued elsewhere)."""
+        """What a clue is worth: the cards it makes playable (now, or once cards known to be
+        in hands are played), the cards it saves, and the harm it does (a card read as what
+        it is not, a copy of a card clued elsewhere)."""
         table = self.table
         board = self.board
         target = option["target"]
         hand = table.hands[target]
         touched = frozenset(option["touches"])
-        touch = table.var.touch_mask(option.get("colour"), option.get("rank"))
-        before = {cid: table.info[cid] for cid in hand}
-        after = dict(table.info)
-        for cid in hand:
-            after[cid] = before[cid].copy()
         chop = table.chop(target)
-        interpret_clue(
-            table, hand, after, touched, touch, option.get("rank"), self.view["turn"], self.me
-        )
+        after = self.after_clue(option)
         result = ClueResult()
         persp = self.perspectives[target]
-        soon = table.queued_playable(after, upto=True)
-        newly = [cid for cid in hand if cid in touched and not before[cid].clued]
         truths = table.identity
+        newly = [cid for cid in hand if cid in touched and not table.info[cid].clued]
         if newly:
             elsewhere = self.clued_identities()
-            seen_new = 0
             for cid in newly:
                 bit = 1 << truths[cid]
-                if bit & elsewhere or bit & seen_new:
-                    result.harm += 2
-                seen_new |= bit
+                if bit & elsewhere:
+                    result.harm += 2  # a second copy: one of them would be misplayed
+                elsewhere |= bit
+        soon = table.queued_playable(table.known_identities(after), upto=True)
         for cid in hand:
             truth = truths[cid]
-            b_before = persp.belief(before[cid])
-            b_after = persp.belief(after[cid])
             if self.misread(after[cid], target, truth) and not self.misread(
-                before[cid], target, truth
+                table.info[cid], target, truth
             ):
-                result.harm += 10 if self.knows_playable(b_after) else 1
+                result.harm += 10 if self.knows_playable(persp.belief(after[cid])) else 1
                 continue
+            before = persp.now(cid)
+            now = persp.belief(after[cid])
+            save = 0.0
             if cid in newly and board.useful >> truth & 1:
                 if board.critical >> truth & 1:
                     result.saved.add(cid)
@@ -389,29 +462,24 @@ class Policy:
                     result.saved.add(cid)
                     save = 0.6
                 else:
-                    save = 0.05
-            else:
-                save = 0.0
-            if self.knows_playable(b_after) and not self.knows_playable(b_before):
-                result.value += 1.0 + (0.2 if rank_of(truth) == 5 else 0.0)
+                    save = EXTRA_TOUCH_VALUE
+            if self.knows_playable(now) and not self.knows_playable(before):
                 result.plays += 1
-            elif b_after & ~soon == 0 and b_before & ~soon:
-                result.value += max(DELAYED_VALUE, save)
+                result.value += 1.0 + (0.2 if rank_of(truth) == 5 else 0.0)
+            elif now & ~soon == 0 and before & ~soon:
+                result.value += max(DELAYED_PLAY_VALUE, save)
             else:
                 result.value += save
-            shrink = _popcount(b_before) - _popcount(b_after)
-            result.value += 0.01 * shrink / max(_popcount(b_before), 1)
+            result.value += 0.01 * (_popcount(before) - _popcount(now)) / max(_popcount(before), 1)
         return result
 
     def misread(self, info: CardInfo, holder: int, truth: int) -> bool:
         """Public knowledge is wrong about a clued card: it rules out the card's identity."""
-        if not info.clued:
-            return False
-        return not public_set(info, holder, self.board) >> truth & 1
+        return info.clued and not public_set(info, holder, self.board) >> truth & 1
 
     def clued_identities(self) -> int:
         """Identities of the clued cards the bot sees in other hands, and of its own clued
-        cards it knows exactly."""
+        cards that it knows exactly."""
         table = self.table
         result = 0
         for seat, hand in enumerate(table.hands):
@@ -420,7 +488,7 @@ class Policy:
                     continue
                 if seat == self.me:
                     belief = self.belief(cid, self.me)
-                    if belief and belief & (belief - 1) == 0:
+                    if belief & (belief - 1) == 0:
                         result |= belief
                 else:
                     result |= 1 << table.identity[cid]

@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
             name="timeout_policy",
             field=models.CharField(
                 choices=[
-                    ("auto_move", "A cautious move is made for the absent player"),
+                    ("auto_move", "A bot makes the move for the absent player"),
                     ("end_game", "The game ends, timed out (score 0)"),
                 ],
                 default="auto_move",

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils import dateformat, timezone
 
 from games import outbox, services, tasks
-from games.bots.cautious import cautious_action
+from games.bots import choose_action
 from games.engine import GameOptions, action_to_dict, new_deck, view_for
 from games.models import Game, MadeBy, Move, Outbox, Seat, TimeoutPolicy
 from tests.deadlines.conftest import (
@@ -156,14 +156,14 @@ def test_overdue_games_lists_only_playing_games_past_their_deadline(alice, bob, 
     assert services.overdue_games(now, limit=1) == [(later.pk, 0)]
 
 
-# -- the sweep: a cautious move ------------------------------------------------------------
+# -- the sweep: the bot's move ---------------------------------------------------------------
 
 
-def test_the_sweep_makes_a_cautious_move_for_the_absent_player(client, alice, bob):
+def test_the_sweep_makes_the_bots_move_for_the_absent_player(client, alice, bob):
     game = timed_game(alice, bob)
     absent, present = current_user(game), other_user(game)
     seat = game.current_seat
-    expected = cautious_action(view_for(services.load_state(game), seat))
+    expected = choose_action(view_for(services.load_state(game), seat))
     make_overdue(game)
 
     result = tasks.sweep()
@@ -183,7 +183,7 @@ def test_the_sweep_makes_a_cautious_move_for_the_absent_player(client, alice, bo
     for viewer in (absent, present):
         client.force_login(viewer)
         page = client.get(f"/games/{game.pk}/").content.decode()
-        assert "time ran out, so a cautious move was made" in page
+        assert "time ran out, so a bot made this move" in page
 
 
 def test_the_history_says_nothing_of_time_for_a_real_move(client, alice, bob):
@@ -254,7 +254,7 @@ def test_timing_out_too_often_in_a_row_hands_the_seat_to_a_bot(client, alice, bo
     else:
         raise AssertionError("a player replaced by a bot could still move")
 
-    expected = cautious_action(view_for(services.load_state(game), seat.position))
+    expected = choose_action(view_for(services.load_state(game), seat.position))
     Outbox.objects.filter(pk=row.pk).update(due_at=timezone.now())  # its short delay is over
     assert outbox.run(row.pk) is True
     move = Move.objects.get(game=game, turn=bot_turn)
