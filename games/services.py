@@ -341,7 +341,9 @@ def _notify_turn_change(game: Game, state: GameState) -> None:
     seat = game.seats.get(position=game.current_seat)
     payload = {"game": game.pk, "turn": game.turn}
     if seat.is_bot:
-        outbox.schedule(Outbox.Kind.BOT_MOVE, payload, delay=BOT_DELAY)
+        # A short pause, so that people see the bot's move arrive rather than a jump.
+        bot_delay = timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS)
+        outbox.schedule(Outbox.Kind.BOT_MOVE, payload, delay=bot_delay)
         return
     outbox.schedule(Outbox.Kind.YOUR_TURN, payload, delay=notify_delay())
     _schedule_reminder(game)
@@ -368,9 +370,6 @@ def _notify_game_over(game: Game) -> None:
 def notify_delay() -> timedelta:
     """How long a your-turn email waits, so that a player looking at the game gets none."""
     return timedelta(seconds=settings.NOTIFY_DELAY_SECONDS)
-
-
-BOT_DELAY = timedelta(seconds=3)
 
 
 def record_presence(game_id: int, user: User) -> None:

@@ -187,6 +187,7 @@ CELERY_BEAT_SCHEDULE = {
 # a player whose time runs out this many turns in a row is replaced by a bot.
 NOTIFY_DELAY_SECONDS = env.int("NOTIFY_DELAY_SECONDS", default=90)
 TIMEOUTS_BEFORE_BOT = 3
+BOT_MOVE_DELAY_SECONDS = env.int("BOT_MOVE_DELAY_SECONDS", default=3)
 
 if not DEBUG and not RUNNING_TESTS:
     SESSION_COOKIE_SECURE = SITE_URL.startswith("https://")
