@@ -26,8 +26,7 @@ def test_a_person_plays_a_game_with_bots_to_the_end(live_server, page: Page, set
     screenshot(page, "game-with-bots")
     assert_accessible(page, "game with bots")
 
-    moves = 0
-    for _ in range(100):
+    for moves in range(100):
         page.reload()
         if page.locator(".outcome").count():
             break
@@ -35,7 +34,6 @@ def test_a_person_plays_a_game_with_bots_to_the_end(live_server, page: Page, set
         # Dora plays her cards blind: the bots clue and discard around her.
         shown = page.locator("#table").get_attribute("hx-get")
         take_turn(page, ("play",) if moves >= 2 else ("clue", "discard"))
-        moves += 1
         # Wait for the answer (the bots have moved by then): the table polls a later turn.
         expect(page.locator("#table, .outcome").first).not_to_have_attribute("hx-get", shown)
     else:
