@@ -53,13 +53,13 @@ def test_it_saves_a_5_on_the_next_players_chop_before_playing():
 
 
 def test_it_discards_its_chop_and_never_a_clued_card_while_an_unclued_one_is_left():
-    # Seat 0 clues seat 1's R5 (card 9) as a save... then seat 1, with nothing to play and
-    # nothing to clue, discards: its oldest unclued card, card 5, never the clued 5.
-    deck = deck_with_top(TWO, "G3 B4 W4 Y3 G4  Y4 B3 R3 W3 R5")
-    state = new_game(TWO, deck=deck)
+    # Seat 0 clues seat 1's R5 (card 9). Then seat 1, with nothing to play and no clue worth
+    # giving (no teammate holds a playable card or a card in danger), discards its oldest
+    # unclued card, card 5, never the clued 5.
+    deck = deck_with_top(THREE, "G3 B4 W4 Y3 G4  Y4 B3 R3 W3 R5  G3 Y3 B4 W4 R4")
+    state = new_game(THREE, deck=deck)
     state.apply(Clue(1, rank=5))
-    action = choose_action(view_for(state, 1))
-    assert action == Discard(5)
+    assert choose_action(view_for(state, 1)) == Discard(5)
 
 
 def test_it_discards_a_card_it_knows_is_useless_before_its_chop():

@@ -43,3 +43,8 @@ def test_a_person_plays_a_game_with_bots_to_the_end(live_server, page: Page, set
     history = page.locator(".history").inner_text()
     assert "Bot" in history
     screenshot(page, "finished-game-with-bots")
+
+    page.goto(base)
+    page.get_by_role("link", name="How the bots play").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("How the bots play")
+    assert_accessible(page, "how the bots play")

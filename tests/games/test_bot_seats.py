@@ -53,3 +53,10 @@ def test_a_game_with_bots_plays_itself_through_their_turns(alice, settings):
     game.refresh_from_db()
     assert game.seats.get(position=game.current_seat).user == alice
     assert game.moves.filter(made_by="bot").count() == game.turn
+
+
+def test_the_how_the_bots_play_page_explains_the_conventions(client):
+    page = client.get("/bots/").content.decode()
+    assert "How the bots play" in page
+    for idea in ("chop", "play clue", "save clue", "focus"):
+        assert idea in page
