@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import functools
 
-from games.engine import SUIT_LETTERS, GameOptions
-from games.engine.cards import MAX_RANK, RANK_MASK, SUIT_INDEX, SUIT_MASK, copies_per_identity
-
-
-def identity(suit: int, rank: int) -> int:
-    return suit * MAX_RANK + rank - 1
+from games.engine import GameOptions
+from games.engine.cards import (
+    MAX_RANK,
+    RANK_MASK,
+    SUIT_INDEX,
+    SUIT_MASK,
+    copies_per_identity,
+    identity,
+    identity_code,
+)
+from games.engine.knowledge import identities_of as bits
 
 
 def suit_of(ident: int) -> int:
@@ -31,16 +36,6 @@ def rank_of(ident: int) -> int:
     return ident % MAX_RANK + 1
 
 
-def bits(mask: int) -> list[int]:
-    """The identities in a mask, ascending."""
-    result = []
-    while mask:
-        low = mask & -mask
-        result.append(low.bit_length() - 1)
-        mask ^= low
-    return result
-
-
 def single(mask: int) -> bool:
     """Exactly one identity."""
     return mask != 0 and mask & (mask - 1) == 0
@@ -48,7 +43,7 @@ def single(mask: int) -> bool:
 
 def codes(mask: int) -> str:
     """'R1 Y1' for people reading a mask (debugging, tests)."""
-    return " ".join(f"{SUIT_LETTERS[suit_of(i)]}{rank_of(i)}" for i in bits(mask))
+    return " ".join(identity_code(i) for i in bits(mask))
 
 
 class Variant:
