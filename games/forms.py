@@ -11,6 +11,14 @@ class NewGameForm(forms.Form):
         coerce=int,
         initial=3,
     )
+    bots = forms.TypedChoiceField(
+        label="Bots at the table",
+        choices=[(n, str(n)) for n in range(6)],
+        coerce=int,
+        initial=0,
+        help_text="Bots take seats at once; you can add or remove them until the start. "
+        "They follow the conventions of the “How the bots play” page.",
+    )
     multicolour = forms.TypedChoiceField(
         label="Multicolour",
         choices=[(key, label.capitalize()) for key, label in MULTICOLOUR_VARIANTS.items()],
@@ -75,6 +83,8 @@ class NewGameForm(forms.Form):
             )
         except InvalidOptions as error:
             raise forms.ValidationError(str(error)) from None
+        if cleaned["bots"] >= cleaned["players"]:
+            self.add_error("bots", "Leave at least one seat for a person: you.")
         return cleaned
 
 

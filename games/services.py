@@ -111,8 +111,12 @@ def create_game(
     visibility: str,
     turn_time_limit: int | None = None,
     timeout_policy: str = TimeoutPolicy.AUTO_MOVE,
+    bots: int = 0,
 ) -> Game:
-    """A new open game with the creator in the first seat and the other seats empty."""
+    """A new open game with the creator in the first seat, `bots` bots in the last seats,
+    and the other seats empty."""
+    if not 0 <= bots < options.players:
+        raise GameError("Leave at least one seat for a person.")
     with transaction.atomic():
         game = Game.objects.create(
             options=options.to_dict(),
@@ -122,8 +126,14 @@ def create_game(
             turn_time_limit=turn_time_limit,
             timeout_policy=timeout_policy,
         )
+        first_bot = options.players - bots
         Seat.objects.bulk_create(
-            Seat(game=game, position=position, user=creator if position == 0 else None)
+            Seat(
+                game=game,
+                position=position,
+                user=creator if position == 0 else None,
+                is_bot=position >= first_bot,
+            )
             for position in range(options.players)
         )
     return game

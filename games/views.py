@@ -114,6 +114,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             form.cleaned_data["visibility"],
             turn_time_limit=form.cleaned_data["turn_time_limit"],
             timeout_policy=form.cleaned_data["timeout_policy"],
+            bots=form.cleaned_data["bots"],
         )
         messages.success(request, "Game created. Invite players, then start it.")
         return redirect(game)

@@ -60,3 +60,23 @@ def test_the_how_the_bots_play_page_explains_the_conventions(client):
     assert "How the bots play" in page
     for idea in ("chop", "play clue", "save clue", "focus"):
         assert idea in page
+
+
+def test_bots_can_be_chosen_when_the_game_is_created(client, alice):
+    client.force_login(alice)
+    form = {
+        "players": 4,
+        "bots": 2,
+        "multicolour": 0,
+        "fuses": 3,
+        "turn_time_limit": "",
+        "timeout_policy": "auto_move",
+        "visibility": "invite",
+    }
+    response = client.post("/games/new/", form, follow=True)
+    game = Game.objects.get(creator=alice)
+    assert [s.is_bot for s in game.seats.order_by("position")] == [False, False, True, True]
+    response = client.post("/games/new/", {**form, "bots": 4})
+    assert response.status_code == 200
+    assert "Leave at least one seat for a person" in response.content.decode()
+    assert Game.objects.count() == 1
