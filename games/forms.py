@@ -16,6 +16,8 @@ class NewGameForm(forms.Form):
         choices=[(n, str(n)) for n in range(6)],
         coerce=int,
         initial=0,
+        required=False,
+        empty_value=0,
         help_text="Bots take seats at once; you can add or remove them until the start. "
         "They follow the conventions of the “How the bots play” page.",
     )

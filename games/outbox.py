@@ -56,18 +56,18 @@ def schedule(
 
     With a dedupe_key, a second row of the same kind and key is never added (None).
     """
-    if dedupe_key and Outbox.objects.filter(kind=kind, dedupe_key=dedupe_key).exists():
+    row = Outbox(kind=kind, payload=payload, due_at=timezone.now() + delay, dedupe_key=dedupe_key)
+    if not dedupe_key:
+        row.save()
+    elif Outbox.objects.filter(kind=kind, dedupe_key=dedupe_key).exists():
         return None
-    try:
-        with transaction.atomic():
-            row = Outbox.objects.create(
-                kind=kind,
-                payload=payload,
-                due_at=timezone.now() + delay,
-                dedupe_key=dedupe_key,
-            )
-    except IntegrityError:  # the same key, added by a concurrent transaction
-        return None
+    else:
+        try:
+            # A savepoint, so that losing the race does not break the caller's transaction.
+            with transaction.atomic():
+                row.save()
+        except IntegrityError:  # the same key, added by a concurrent transaction
+            return None
     if delay <= SHORT_DELAY:
         transaction.on_commit(lambda: _enqueue(row.pk, delay))
     return row
