@@ -1,7 +1,16 @@
 from django.contrib import admin, messages
 
 from games import services
-from games.models import Game, ImportedReplay, Invitation, Move, Outbox, Seat
+from games.models import (
+    ChatMessage,
+    Game,
+    ImportedReplay,
+    Invitation,
+    Move,
+    Outbox,
+    Report,
+    Seat,
+)
 
 
 class SeatInline(admin.TabularInline):
@@ -75,3 +84,21 @@ class ImportedReplayAdmin(admin.ModelAdmin):
     @admin.display(description="moves")
     def moves(self, replay: ImportedReplay) -> int:
         return len(replay.actions)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("pk", "game", "author", "text", "created_at", "hidden_at")
+    list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
+    list_select_related = ("game", "author")
+    raw_id_fields = ("game", "author")
+    search_fields = ("text", "author__email", "author__display_name")
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("pk", "status", "game", "reporter", "reported_user", "reason", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("game", "reporter", "reported_user")
+    raw_id_fields = ("game", "reporter", "reported_user", "message")
+    search_fields = ("reason", "reporter__email", "reported_user__email")

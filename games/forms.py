@@ -1,7 +1,7 @@
 from django import forms
 
 from games.engine import MULTICOLOUR_VARIANTS, GameOptions, InvalidOptions
-from games.models import TIME_LIMITS, Game, TimeoutPolicy
+from games.models import TIME_LIMITS, ChatPolicy, Game, TimeoutPolicy
 
 
 class NewGameForm(forms.Form):
@@ -61,6 +61,13 @@ class NewGameForm(forms.Form):
         help_text="With automatic moves, a player who times out 3 turns in a row "
         "is replaced by a bot.",
     )
+    chat_policy = forms.ChoiceField(
+        label="Table talk",
+        choices=ChatPolicy.choices,
+        initial=ChatPolicy.AFTER,
+        widget=forms.RadioSelect,
+        required=False,
+    )
     visibility = forms.ChoiceField(
         label="Who can join",
         choices=[
@@ -85,6 +92,7 @@ class NewGameForm(forms.Form):
             )
         except InvalidOptions as error:
             raise forms.ValidationError(str(error)) from None
+        cleaned["chat_policy"] = cleaned.get("chat_policy") or ChatPolicy.AFTER
         if cleaned["bots"] >= cleaned["players"]:
             self.add_error("bots", "Leave at least one seat for a person: you.")
         return cleaned
@@ -96,6 +104,16 @@ class ExtendForm(forms.Form):
         choices=[(12, "12 more hours"), (24, "1 more day"), (72, "3 more days")],
         coerce=int,
     )
+
+
+class ChatForm(forms.Form):
+    text = forms.CharField(label="Message", max_length=500)
+
+
+class ReportForm(forms.Form):
+    reason = forms.CharField(label="What is wrong?", max_length=1000, widget=forms.Textarea)
+    message = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    reported_user = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 
 class InviteForm(forms.Form):

@@ -37,6 +37,11 @@ class TimeoutPolicy(models.TextChoices):
     END_GAME = "end_game", "The game ends, timed out (score 0)"
 
 
+class ChatPolicy(models.TextChoices):
+    AFTER = "after", "Only after the game ends (the rules forbid table talk)"
+    DURING = "during", "During the game too"
+
+
 class Game(models.Model):
     TIMED_OUT = "timed_out"  # the `end` of a game ended by its timeout policy
 
@@ -85,6 +90,9 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
+    chat_policy = models.CharField(
+        max_length=10, choices=ChatPolicy.choices, default=ChatPolicy.AFTER
+    )
 
     class Meta:
         indexes = [
@@ -131,6 +139,13 @@ class Game(models.Model):
 
     def is_paused(self) -> bool:
         return self.paused_at is not None
+
+    def chat_open(self) -> bool:
+        """Whether players may write now: before the start, after the end, or during play
+        when the game allows table talk."""
+        if self.status == self.Status.PLAYING:
+            return self.chat_policy == ChatPolicy.DURING
+        return True
 
 
 class Seat(models.Model):
@@ -199,6 +214,54 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} turn {self.turn}: {self.action}"
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True, help_text="Hidden by a moderator.")
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+        indexes = [models.Index(fields=["game", "created_at"], name="chat_by_game")]
+
+    def __str__(self) -> str:
+        return f"{self.author} in game {self.game_id}: {self.text[:40]}"
+
+
+class Report(models.Model):
+    """A player asks the moderators to look at a message, a player or a game."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        RESOLVED = "resolved", "resolved"
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reports")
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, null=True, blank=True)
+    reported_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports_against",
+    )
+    reason = models.CharField(max_length=1000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    note = models.TextField(blank=True, help_text="The moderator's note on the resolution.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["created_at"], name="report_open", condition=Q(status="open")),
+        ]
+
+    def __str__(self) -> str:
+        return f"report {self.pk} on game {self.game_id} by {self.reporter}"
 
 
 class Invitation(models.Model):

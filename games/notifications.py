@@ -81,12 +81,21 @@ def _turn_context(game: Game, seat: Seat) -> dict:
         for event in state.events
         if event.turn > since
     ]
+    last_own_move = (
+        game.moves.filter(seat=seat.position).order_by("-turn").values_list("created_at", flat=True)
+    ).first() or game.started_at
+    said = (
+        game.chat.filter(hidden_at=None, created_at__gt=last_own_move)
+        .exclude(author=seat.user)
+        .select_related("author")
+    )
     others = [hand for hand in view["hands"] if hand["seat"] != seat.position]
     own = next(hand for hand in view["hands"] if hand["seat"] == seat.position)
     return {
         "game": game,
         "view": view,
         "recent": recent,
+        "said": list(said),
         "others": others,
         "own": own,
         "game_url": login_url(

@@ -29,7 +29,18 @@ from games.engine import (
     seating_order,
     view_for,
 )
-from games.models import Game, Invitation, MadeBy, Move, Outbox, Seat, TimeoutPolicy
+from games.models import (
+    ChatMessage,
+    ChatPolicy,
+    Game,
+    Invitation,
+    MadeBy,
+    Move,
+    Outbox,
+    Report,
+    Seat,
+    TimeoutPolicy,
+)
 
 
 class GameError(Exception):
@@ -112,6 +123,7 @@ def create_game(
     turn_time_limit: int | None = None,
     timeout_policy: str = TimeoutPolicy.AUTO_MOVE,
     bots: int = 0,
+    chat_policy: str = ChatPolicy.AFTER,
 ) -> Game:
     """A new open game with the creator in the first seat, `bots` bots in the last seats,
     and the other seats empty."""
@@ -125,6 +137,7 @@ def create_game(
             max_score=options.max_score,
             turn_time_limit=turn_time_limit,
             timeout_policy=timeout_policy,
+            chat_policy=chat_policy,
         )
         first_bot = options.players - bots
         Seat.objects.bulk_create(
@@ -538,3 +551,54 @@ def extend_deadline(game_id: int, user: User, hours: int) -> Game:
         game.save(update_fields=["turn_deadline"])
         _schedule_reminder(game)
     return game
+
+
+# -- chat and reports -----------------------------------------------------------------------
+
+MAX_MESSAGE = 500
+
+
+def post_message(game_id: int, user: User, text: str) -> ChatMessage:
+    """A player writes at the table, when the game's chat policy allows it."""
+    text = " ".join(text.split())
+    if not text:
+        raise GameError("Write something first.")
+    if len(text) > MAX_MESSAGE:
+        raise GameError(f"A message has at most {MAX_MESSAGE} characters.")
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.seats.filter(user=user).exists():
+        raise NotAllowed("Only the players of a game can write in its chat.")
+    if not game.chat_open():
+        raise GameError("This table keeps quiet during play: the chat opens when the game ends.")
+    return ChatMessage.objects.create(game=game, author=user, text=text)
+
+
+def report(
+    game_id: int,
+    reporter: User,
+    reason: str,
+    message_id: int | None = None,
+    reported_user_id: int | None = None,
+) -> Report:
+    """A player asks the moderators to look at a message, a player or the game itself."""
+    reason = reason.strip()
+    if not reason:
+        raise GameError("Say what is wrong, so that a moderator can act on it.")
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.seats.filter(user=reporter).exists():
+        raise NotAllowed("Only the players of a game can report something in it.")
+    message = None
+    if message_id is not None:
+        message = ChatMessage.objects.filter(pk=message_id, game=game).first()
+        if message is None:
+            raise GameError("There is no such message in this game.")
+        reported_user_id = message.author_id
+    if reported_user_id is not None and not game.seats.filter(user_id=reported_user_id).exists():
+        raise GameError("That person does not play in this game.")
+    return Report.objects.create(
+        reporter=reporter,
+        game=game,
+        message=message,
+        reported_user_id=reported_user_id,
+        reason=reason[:1000],
+    )

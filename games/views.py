@@ -25,7 +25,15 @@ from games.engine import (
     to_hanablive,
     view_for,
 )
-from games.forms import ExtendForm, ImportForm, InviteForm, NewGameForm, action_from_post
+from games.forms import (
+    ChatForm,
+    ExtendForm,
+    ImportForm,
+    InviteForm,
+    NewGameForm,
+    ReportForm,
+    action_from_post,
+)
 from games.models import Game, ImportedReplay, MadeBy, Seat
 from games.table import table
 
@@ -115,6 +123,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             turn_time_limit=form.cleaned_data["turn_time_limit"],
             timeout_policy=form.cleaned_data["timeout_policy"],
             bots=form.cleaned_data["bots"],
+            chat_policy=form.cleaned_data["chat_policy"],
         )
         messages.success(request, "Game created. Invite players, then start it.")
         return redirect(game)
@@ -212,6 +221,48 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:detail", game_id)
 
 
+def _chat_context(game: Game, seat: Seat | None) -> dict:
+    """The table talk of a game, for its pages: what was said, and whether the viewer may
+    write now."""
+    return {
+        "chat": game.chat.filter(hidden_at=None).select_related("author"),
+        "chat_open": seat is not None and game.chat_open(),
+        "chat_form": ChatForm(),
+        "report_form": ReportForm(),
+        "can_report": seat is not None,
+    }
+
+
+@login_required
+@require_POST
+def chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = ChatForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A message has 1 to 500 characters.")
+        return redirect("games:detail", game_id)
+    return _run(request, game_id, services.post_message, form.cleaned_data["text"])
+
+
+@login_required
+@require_POST
+def report(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = ReportForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Say what is wrong, in at most 1,000 characters.")
+        return redirect("games:detail", game_id)
+    data = form.cleaned_data
+    done = "Thank you: a moderator will look at it."
+    return _run(
+        request,
+        game_id,
+        services.report,
+        data["reason"],
+        data["message"],
+        data["reported_user"],
+        success=done,
+    )
+
+
 # -- the table ------------------------------------------------------------------------------
 
 
@@ -243,6 +294,7 @@ def _waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRe
             ),
             "invite_form": InviteForm(),
             "options_text": game.game_options.describe(),
+            **_chat_context(game, seat),
         },
     )
 
@@ -271,6 +323,7 @@ def _turn_page(
         "can_extend": game.turn_deadline is not None
         and (game.creator_id == request.user.pk or request.user.is_staff),
         "extend_form": ExtendForm(),
+        **_chat_context(game, seat),
     }
     return render(request, template, context, status=status)
 
@@ -443,7 +496,7 @@ def _replay_page(
 @login_required
 @vary_on_headers("HX-Request")
 def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
-    game, _ = _game_for(request, game_id)
+    game, seat = _game_for(request, game_id)
     if not game.is_finished():
         raise Http404("The replay opens when the game is over")
     record = {
@@ -460,7 +513,11 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
         turn,
         "games:replay",
         [game.pk],
-        {"game": game, "export_url": reverse("games:export", args=[game.pk])},
+        {
+            "game": game,
+            "export_url": reverse("games:export", args=[game.pk]),
+            **_chat_context(game, seat),
+        },
     )
 
 
