@@ -1,4 +1,6 @@
+from django import forms
 from django.contrib import admin, messages
+from django.shortcuts import render
 
 from games import services
 from games.models import (
@@ -6,11 +8,48 @@ from games.models import (
     Game,
     ImportedReplay,
     Invitation,
+    ModeratorAction,
     Move,
     Outbox,
     Report,
     Seat,
 )
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label="Why", max_length=500, widget=forms.Textarea)
+
+
+class ModeratedAdmin(admin.ModelAdmin):
+    """Admin actions of moderators: each asks why, then acts through games.services, which
+    checks the permission again and writes the audit log."""
+
+    def has_moderate_permission(self, request) -> bool:
+        return services.is_moderator(request.user)
+
+    def with_reason(self, request, queryset, title: str, perform):
+        if "apply" in request.POST:
+            form = ReasonForm(request.POST)
+            if form.is_valid():
+                for item in queryset:
+                    try:
+                        perform(item, request.user, form.cleaned_data["reason"])
+                    except services.GameError as error:
+                        self.message_user(request, f"{item}: {error}", messages.WARNING)
+                    else:
+                        self.message_user(request, f"{item}: done.")
+                return None
+        else:
+            form = ReasonForm()
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "queryset": queryset,
+            "form": form,
+            "action": request.POST["action"],
+            "opts": self.model._meta,
+        }
+        return render(request, "admin/games/reason.html", context)
 
 
 class SeatInline(admin.TabularInline):
@@ -21,7 +60,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ModeratedAdmin):
     list_display = (
         "pk",
         "status",
@@ -33,25 +72,40 @@ class GameAdmin(admin.ModelAdmin):
         "paused_at",
         "created_at",
     )
-    list_filter = ("status", "visibility", "timeout_policy")
+    list_filter = ("status", "visibility", "timeout_policy", "chat_policy")
     list_select_related = ("creator",)
     raw_id_fields = ("creator",)
-    search_fields = ("pk", "creator__email", "creator__display_name")
+    search_fields = ("=pk", "creator__email", "creator__display_name")
     readonly_fields = ("seed", "deck", "invite_code", "created_at", "started_at", "finished_at")
     inlines = [SeatInline]
-    actions = ["extend_by_a_day"]
+    actions = ["extend_by_a_day", "clear_deadline", "abort"]
 
-    @admin.action(description="Give the current turn 24 more hours")
-    def extend_by_a_day(self, request, queryset) -> None:
-        # Through the service, like any change to a game: it locks the game and reschedules
-        # the reminder.
-        for game in queryset:
-            try:
-                services.extend_deadline(game.pk, request.user, 24)
-            except services.GameError as error:
-                self.message_user(request, f"Game {game.pk}: {error}", messages.WARNING)
-            else:
-                self.message_user(request, f"Game {game.pk}: 24 more hours.")
+    @admin.action(description="Give the current turn 24 more hours", permissions=["moderate"])
+    def extend_by_a_day(self, request, queryset):
+        return self.with_reason(
+            request,
+            queryset,
+            "Give the current turn 24 more hours",
+            lambda game, user, reason: services.extend_deadline(game.pk, user, 24, reason),
+        )
+
+    @admin.action(description="Clear the current turn's deadline", permissions=["moderate"])
+    def clear_deadline(self, request, queryset):
+        return self.with_reason(
+            request,
+            queryset,
+            "Clear the current turn's deadline",
+            lambda game, user, reason: services.moderate_clear_deadline(game.pk, user, reason),
+        )
+
+    @admin.action(description="Abort the game", permissions=["moderate"])
+    def abort(self, request, queryset):
+        return self.with_reason(
+            request,
+            queryset,
+            "Abort the game",
+            lambda game, user, reason: services.moderate_abort(game.pk, user, reason),
+        )
 
 
 @admin.register(Move)
@@ -87,18 +141,55 @@ class ImportedReplayAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ModeratedAdmin):
     list_display = ("pk", "game", "author", "text", "created_at", "hidden_at")
     list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
     list_select_related = ("game", "author")
     raw_id_fields = ("game", "author")
     search_fields = ("text", "author__email", "author__display_name")
+    actions = ["hide"]
+
+    @admin.action(description="Hide the message", permissions=["moderate"])
+    def hide(self, request, queryset):
+        return self.with_reason(
+            request,
+            queryset,
+            "Hide the message",
+            lambda message, user, reason: services.hide_message(message.pk, user, reason),
+        )
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(ModeratedAdmin):
     list_display = ("pk", "status", "game", "reporter", "reported_user", "reason", "created_at")
     list_filter = ("status",)
     list_select_related = ("game", "reporter", "reported_user")
     raw_id_fields = ("game", "reporter", "reported_user", "message")
     search_fields = ("reason", "reporter__email", "reported_user__email")
+    actions = ["resolve"]
+
+    @admin.action(description="Resolve the report, with a note", permissions=["moderate"])
+    def resolve(self, request, queryset):
+        return self.with_reason(
+            request,
+            queryset,
+            "Resolve the report",
+            lambda report, user, note: services.resolve_report(report.pk, user, note),
+        )
+
+
+@admin.register(ModeratorAction)
+class ModeratorActionAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "moderator", "description", "game", "user", "reason")
+    list_filter = ("action",)
+    list_select_related = ("moderator", "game", "user")
+    raw_id_fields = ("moderator", "game", "user")
+
+    def has_add_permission(self, request) -> bool:
+        return False  # the log is written by the actions themselves
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -95,6 +95,7 @@ class Game(models.Model):
     )
 
     class Meta:
+        permissions = [("moderate_game", "Can moderate games, chat and reports")]
         indexes = [
             models.Index(
                 fields=["turn_deadline"],
@@ -262,6 +263,38 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"report {self.pk} on game {self.game_id} by {self.reporter}"
+
+
+class ModeratorAction(models.Model):
+    """The audit log: every moderator action, who did it, when, to what, and why."""
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderator_actions"
+    )
+    action = models.CharField(max_length=30)
+    description = models.CharField(
+        max_length=200, help_text="What players see, e.g. 'extended the deadline by 24 hours'."
+    )
+    reason = models.CharField(max_length=500)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="moderator_actions"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderated",
+        help_text="The user acted upon, if any.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["game", "created_at"], name="modaction_by_game")]
+
+    def __str__(self) -> str:
+        return f"{self.moderator} {self.description}"
 
 
 class Invitation(models.Model):

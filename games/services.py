@@ -35,6 +35,7 @@ from games.models import (
     Game,
     Invitation,
     MadeBy,
+    ModeratorAction,
     Move,
     Outbox,
     Report,
@@ -537,19 +538,22 @@ def set_muted(game_id: int, user: User, muted: bool) -> Seat:
     return seat
 
 
-def extend_deadline(game_id: int, user: User, hours: int) -> Game:
+def extend_deadline(game_id: int, user: User, hours: int, reason: str = "") -> Game:
     """The creator or a moderator gives the current turn more time."""
     if not 1 <= hours <= 24 * 7:
         raise GameError("A deadline can be extended by 1 hour to 7 days.")
     with transaction.atomic():
         game = _locked(game_id)
-        if game.creator_id != user.pk and not user.is_staff:
+        by_creator = game.creator_id == user.pk
+        if not by_creator and not is_moderator(user):
             raise NotAllowed("Only the game's creator or a moderator can extend a deadline.")
         if game.turn_deadline is None:
             raise GameError("This turn has no deadline to extend.")
         game.turn_deadline += timedelta(hours=hours)
         game.save(update_fields=["turn_deadline"])
         _schedule_reminder(game)
+        if not by_creator:
+            _audit(user, "extend", f"extended the deadline by {hours} hours", reason, game=game)
     return game
 
 
@@ -602,3 +606,97 @@ def report(
         reported_user_id=reported_user_id,
         reason=reason[:1000],
     )
+
+
+# -- moderation -----------------------------------------------------------------------------
+# Every moderator action is checked here, done under the same locks as a player's move, and
+# written to the audit log; players see it in the game's history.
+
+
+def is_moderator(user: User) -> bool:
+    return user.is_active and user.has_perm("games.moderate_game")
+
+
+def _require_moderator(user: User, reason: str) -> str:
+    if not is_moderator(user):
+        raise NotAllowed("Only moderators can do this.")
+    reason = reason.strip()
+    if not reason:
+        raise GameError("Say why: players and other moderators will read it.")
+    return reason[:500]
+
+
+def _audit(
+    moderator: User,
+    action: str,
+    description: str,
+    reason: str,
+    game: Game | None = None,
+    user: User | None = None,
+) -> ModeratorAction:
+    return ModeratorAction.objects.create(
+        moderator=moderator,
+        action=action,
+        description=description,
+        reason=reason or "(no reason given)",
+        game=game,
+        user=user,
+    )
+
+
+def moderate_abort(game_id: int, moderator: User, reason: str) -> Game:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+            raise GameError("This game is already over.")
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.turn_deadline = None
+        game.save(update_fields=["status", "finished_at", "turn_deadline"])
+        _audit(moderator, "abort", "aborted the game", reason, game=game)
+    return game
+
+
+def moderate_clear_deadline(game_id: int, moderator: User, reason: str) -> Game:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.turn_deadline is None:
+            raise GameError("This turn has no deadline.")
+        game.turn_deadline = None
+        game.save(update_fields=["turn_deadline"])
+        _audit(moderator, "clear_deadline", "cleared this turn's deadline", reason, game=game)
+    return game
+
+
+def hide_message(message_id: int, moderator: User, reason: str) -> ChatMessage:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().get(pk=message_id)
+        if message.hidden_at is not None:
+            raise GameError("This message is already hidden.")
+        message.hidden_at = timezone.now()
+        message.save(update_fields=["hidden_at"])
+        _audit(
+            moderator,
+            "hide_message",
+            f"hid a message by {message.author.display_name}",
+            reason,
+            game=message.game,
+            user=message.author,
+        )
+    return message
+
+
+def resolve_report(report_id: int, moderator: User, note: str) -> Report:
+    note = _require_moderator(moderator, note)
+    with transaction.atomic():
+        report = Report.objects.select_for_update().get(pk=report_id)
+        if report.status == Report.Status.RESOLVED:
+            raise GameError("This report is already resolved.")
+        report.status = Report.Status.RESOLVED
+        report.note = note
+        report.save(update_fields=["status", "note"])
+        _audit(moderator, "resolve_report", "resolved a report", note, game=report.game)
+    return report

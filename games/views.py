@@ -222,9 +222,10 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _chat_context(game: Game, seat: Seat | None) -> dict:
-    """The table talk of a game, for its pages: what was said, and whether the viewer may
-    write now."""
+    """The people side of a game's pages: what was said, whether the viewer may write now,
+    and what moderators did to the game."""
     return {
+        "moderator_actions": game.moderator_actions.all(),
         "chat": game.chat.filter(hidden_at=None).select_related("author"),
         "chat_open": seat is not None and game.chat_open(),
         "chat_form": ChatForm(),

@@ -87,3 +87,14 @@ def carol(db) -> User:
 @pytest.fixture
 def mallory(db) -> User:
     return make_user("mallory")
+
+
+def make_moderator(name: str = "moderator") -> User:
+    """Staff in the Moderators group: the admin and the moderation actions, not a superuser."""
+    from django.contrib.auth.models import Group
+
+    moderator = make_user(name)
+    moderator.is_staff = True
+    moderator.save(update_fields=["is_staff"])
+    moderator.groups.add(Group.objects.get(name="Moderators"))
+    return moderator

@@ -8,8 +8,9 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.models import Game, Move, Seat
+from tests.conftest import make_moderator
 from tests.deadlines.conftest import make_overdue, real_move, timed_game
-from tests.games.conftest import current_user, make_user, start_game
+from tests.games.conftest import current_user, start_game
 
 
 @pytest.fixture
@@ -133,9 +134,7 @@ def test_the_creator_extends_the_deadline_by_the_hours_asked(game, alice):
 
 
 def test_a_moderator_extends_the_deadline_of_a_game_they_do_not_play(game):
-    moderator = make_user("moderator")
-    moderator.is_staff = True
-    moderator.save(update_fields=["is_staff"])
+    moderator = make_moderator()
     deadline = game.turn_deadline
     services.extend_deadline(game.pk, moderator, 24)
     assert fetch(game).turn_deadline == deadline + timedelta(hours=24)
@@ -248,9 +247,7 @@ def test_extending_through_the_page(client, game, alice, bob):
 
 
 def test_a_moderator_extends_through_the_view(client, game):
-    moderator = make_user("moderator")
-    moderator.is_staff = True
-    moderator.save(update_fields=["is_staff"])
+    moderator = make_moderator()
     deadline = game.turn_deadline
     client.force_login(moderator)
     response = client.post(f"/games/{game.pk}/extend/", {"hours": "12"})
@@ -259,9 +256,7 @@ def test_a_moderator_extends_through_the_view(client, game):
 
 
 def test_a_moderator_who_extends_a_deadline_lands_on_a_page_that_exists(client, game):
-    moderator = make_user("moderator")
-    moderator.is_staff = True
-    moderator.save(update_fields=["is_staff"])
+    moderator = make_moderator()
     client.force_login(moderator)
     response = client.post(f"/games/{game.pk}/extend/", {"hours": "12"}, follow=True)
     assert response.status_code == 200
@@ -297,16 +292,15 @@ def test_the_settings_show_no_pause_for_a_game_without_a_limit(client, alice, bo
 
 
 def test_a_moderator_extends_a_deadline_from_the_admin(client, game):
-    moderator = make_user("moderator")
-    moderator.is_staff = moderator.is_superuser = True
-    moderator.save(update_fields=["is_staff", "is_superuser"])
+    moderator = make_moderator()
     deadline = fetch(game).turn_deadline
     client.force_login(moderator)
+    form = {"action": "extend_by_a_day", "_selected_action": [game.pk]}
+    client.post("/admin/games/game/", form)  # asks why first
+    assert fetch(game).turn_deadline == deadline
     response = client.post(
-        "/admin/games/game/",
-        {"action": "extend_by_a_day", "_selected_action": [game.pk]},
-        follow=True,
+        "/admin/games/game/", {**form, "apply": "yes", "reason": "holiday"}, follow=True
     )
-    assert f"Game {game.pk}: 24 more hours." in response.content.decode()
+    assert f"Game {game.pk}" in response.content.decode()
     assert fetch(game).turn_deadline == deadline + timedelta(hours=24)
     assert client.get(f"/admin/games/game/{game.pk}/change/").status_code == 200

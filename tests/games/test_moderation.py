@@ -1,0 +1,109 @@
+"""Moderators act from the admin, through games.services: each action asks why, is written
+to the audit log, and shows in the game's history. Staff who are not moderators cannot."""
+
+import pytest
+
+from games import services
+from games.models import ChatMessage, ChatPolicy, Game, ModeratorAction, Report
+from tests.conftest import make_moderator
+from tests.games.conftest import make_user, play_to_the_end, start_game
+
+
+@pytest.fixture
+def moderator(db):
+    return make_moderator("maud")
+
+
+@pytest.fixture
+def plain_staff(db):
+    user = make_user("stan")
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user
+
+
+def admin_action(client, model: str, action: str, pk: int, reason: str | None = None):
+    """Run an admin action as the admin's forms do: choose it, then give the reason."""
+    url = f"/admin/games/{model}/"
+    form = {"action": action, "_selected_action": [pk]}
+    first = client.post(url, form)
+    if reason is None:
+        return first
+    return client.post(url, {**form, "apply": "yes", "reason": reason}, follow=True)
+
+
+def test_a_moderator_extends_clears_and_aborts_with_a_reason_each_logged(
+    client, moderator, alice, bob
+):
+    game = start_game(alice, bob, turn_time_limit=24)
+    deadline = Game.objects.get(pk=game.pk).turn_deadline
+    client.force_login(moderator)
+    assert client.get("/admin/games/game/").status_code == 200
+    asked = admin_action(client, "game", "extend_by_a_day", game.pk)
+    assert "Why" in asked.content.decode()
+    assert Game.objects.get(pk=game.pk).turn_deadline == deadline  # nothing yet
+
+    admin_action(client, "game", "extend_by_a_day", game.pk, "Bob is travelling")
+    assert (Game.objects.get(pk=game.pk).turn_deadline - deadline).total_seconds() == 24 * 3600
+    admin_action(client, "game", "clear_deadline", game.pk, "waiting for Bob")
+    assert Game.objects.get(pk=game.pk).turn_deadline is None
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "A moderator extended the deadline by 24 hours" in page and "Bob is travelling" in page
+    client.force_login(moderator)
+    admin_action(client, "game", "abort", game.pk, "abandoned")
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
+
+    log = list(ModeratorAction.objects.filter(game=game).order_by("created_at"))
+    assert [(a.action, a.moderator, a.reason) for a in log] == [
+        ("extend", moderator, "Bob is travelling"),
+        ("clear_deadline", moderator, "waiting for Bob"),
+        ("abort", moderator, "abandoned"),
+    ]
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "This game was aborted" in page and "A moderator aborted the game: abandoned" in page
+
+
+def test_a_moderator_hides_a_message_and_resolves_its_report(client, moderator, alice, bob):
+    game = play_to_the_end(start_game(alice, bob))
+    message = services.post_message(game.pk, bob, "something rude")
+    report = services.report(game.pk, alice, "rude", message_id=message.pk)
+    client.force_login(moderator)
+    assert "rude" in client.get("/admin/games/report/?status__exact=open").content.decode()
+    admin_action(client, "chatmessage", "hide", message.pk, "insult")
+    admin_action(client, "report", "resolve", report.pk, "message hidden, Bob warned")
+    message.refresh_from_db()
+    report.refresh_from_db()
+    assert message.hidden_at is not None
+    assert (report.status, report.note) == (Report.Status.RESOLVED, "message hidden, Bob warned")
+    assert ModeratorAction.objects.filter(action="hide_message", user=bob).exists()
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/", follow=True).content.decode()
+    assert "something rude" not in page and "hid a message by Bob" in page
+
+
+def test_staff_who_are_not_moderators_cannot_moderate(client, plain_staff, alice, bob):
+    game = start_game(alice, bob, turn_time_limit=24)
+    Game.objects.filter(pk=game.pk).update(chat_policy=ChatPolicy.DURING)
+    message = services.post_message(game.pk, bob, "hello")
+    client.force_login(plain_staff)
+    admin_action(client, "game", "abort", game.pk, "I feel like it")
+    admin_action(client, "chatmessage", "hide", message.pk, "I feel like it")
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+    assert ChatMessage.objects.get(pk=message.pk).hidden_at is None
+    assert not ModeratorAction.objects.exists()
+    for action in (
+        lambda: services.moderate_abort(game.pk, plain_staff, "x"),
+        lambda: services.extend_deadline(game.pk, plain_staff, 24, "x"),
+        lambda: services.hide_message(message.pk, plain_staff, "x"),
+    ):
+        with pytest.raises(services.NotAllowed):
+            action()
+
+
+def test_a_moderator_must_say_why(moderator, alice, bob):
+    game = start_game(alice, bob, turn_time_limit=24)
+    with pytest.raises(services.GameError, match="Say why"):
+        services.moderate_clear_deadline(game.pk, moderator, "   ")
+    assert Game.objects.get(pk=game.pk).turn_deadline is not None
