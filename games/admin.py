@@ -78,7 +78,7 @@ class GameAdmin(ModeratedAdmin):
     search_fields = ("=pk", "creator__email", "creator__display_name")
     readonly_fields = ("seed", "deck", "invite_code", "created_at", "started_at", "finished_at")
     inlines = [SeatInline]
-    actions = ["extend_by_a_day", "clear_deadline", "abort"]
+    actions = ["extend_by_a_day", "clear_deadline", "pause", "resume", "abort"]
 
     @admin.action(description="Give the current turn 24 more hours", permissions=["moderate"])
     def extend_by_a_day(self, request, queryset):
@@ -96,6 +96,24 @@ class GameAdmin(ModeratedAdmin):
             queryset,
             "Clear the current turn's deadline",
             lambda game, user, reason: services.moderate_clear_deadline(game.pk, user, reason),
+        )
+
+    @admin.action(description="Pause the game (no deadline runs)", permissions=["moderate"])
+    def pause(self, request, queryset):
+        return self.with_reason(
+            request,
+            queryset,
+            "Pause the game",
+            lambda game, user, reason: services.moderate_pause(game.pk, user, reason),
+        )
+
+    @admin.action(description="Resume the game (a fresh deadline)", permissions=["moderate"])
+    def resume(self, request, queryset):
+        return self.with_reason(
+            request,
+            queryset,
+            "Resume the game",
+            lambda game, user, reason: services.moderate_resume(game.pk, user, reason),
         )
 
     @admin.action(description="Abort the game", permissions=["moderate"])

@@ -495,15 +495,19 @@ def resume(game_id: int, user: User) -> Game:
         game = _locked(game_id)
         if not game.seats.filter(user=user, is_bot=False).exists():
             raise NotAllowed("Only a player at this table can resume the game.")
-        if not game.is_paused():
-            raise GameError("The game is not paused.")
-        game.paused_at = None
-        game.turn_started_at = timezone.now()
-        game.turn_deadline = _deadline(game, game.turn_started_at)
-        game.save(update_fields=["paused_at", "turn_started_at", "turn_deadline"])
-        game.seats.update(wants_pause=False)
-        _schedule_reminder(game)
+        _resume(game)
     return game
+
+
+def _resume(game: Game) -> None:
+    if not game.is_paused():
+        raise GameError("The game is not paused.")
+    game.paused_at = None
+    game.turn_started_at = timezone.now()
+    game.turn_deadline = _deadline(game, game.turn_started_at)
+    game.save(update_fields=["paused_at", "turn_started_at", "turn_deadline"])
+    game.seats.update(wants_pause=False)
+    _schedule_reminder(game)
 
 
 def reclaim_seat(game_id: int, user: User) -> Seat:
@@ -655,6 +659,28 @@ def moderate_abort(game_id: int, moderator: User, reason: str) -> Game:
         game.turn_deadline = None
         game.save(update_fields=["status", "finished_at", "turn_deadline"])
         _audit(moderator, "abort", "aborted the game", reason, game=game)
+    return game
+
+
+def moderate_pause(game_id: int, moderator: User, reason: str) -> Game:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if not game.is_playing() or game.is_paused():
+            raise GameError("Only a game in play, not paused, can be paused.")
+        game.paused_at = timezone.now()
+        game.turn_deadline = None
+        game.save(update_fields=["paused_at", "turn_deadline"])
+        _audit(moderator, "pause", "paused the game", reason, game=game)
+    return game
+
+
+def moderate_resume(game_id: int, moderator: User, reason: str) -> Game:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = _locked(game_id)
+        _resume(game)
+        _audit(moderator, "resume", "resumed the game", reason, game=game)
     return game
 
 

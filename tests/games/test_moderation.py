@@ -107,3 +107,17 @@ def test_a_moderator_must_say_why(moderator, alice, bob):
     with pytest.raises(services.GameError, match="Say why"):
         services.moderate_clear_deadline(game.pk, moderator, "   ")
     assert Game.objects.get(pk=game.pk).turn_deadline is not None
+
+
+def test_a_moderator_pauses_and_resumes_a_game(client, moderator, alice, bob):
+    game = start_game(alice, bob, turn_time_limit=24)
+    client.force_login(moderator)
+    admin_action(client, "game", "pause", game.pk, "a dispute to settle")
+    paused = Game.objects.get(pk=game.pk)
+    assert paused.paused_at is not None and paused.turn_deadline is None
+    admin_action(client, "game", "resume", game.pk, "settled")
+    resumed = Game.objects.get(pk=game.pk)
+    assert resumed.paused_at is None and resumed.turn_deadline is not None
+    assert list(
+        ModeratorAction.objects.filter(game=game).order_by("created_at").values_list("action")
+    ) == [("pause",), ("resume",)]
