@@ -46,6 +46,10 @@ class User(AbstractBaseUser, PermissionsMixin):
     notify = models.CharField(
         "game emails", max_length=20, choices=Notify.choices, default=Notify.EVERY_TURN
     )
+    suspended_until = models.DateTimeField(
+        null=True, blank=True, help_text="A moderator's suspension: no log-in until then."
+    )
+    suspension_reason = models.CharField(max_length=500, blank=True)
     time_zone = models.CharField(
         max_length=64, default="UTC", help_text="Deadlines are shown in this time zone."
     )
@@ -72,6 +76,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     def clean(self) -> None:
         super().clean()
         self.email = type(self).objects.normalize_email(self.email)
+
+    def is_suspended(self) -> bool:
+        return self.suspended_until is not None and self.suspended_until > timezone.now()
 
     def get_full_name(self) -> str:
         return self.display_name

@@ -20,7 +20,7 @@ from accounts.models import User
 logger = logging.getLogger(__name__)
 
 # With two authentication backends, login() must be told which one vouched for the user.
-PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
+PASSWORD_BACKEND = "accounts.backends.PasswordBackend"
 # The address a login link was asked for, shown on the "check your inbox" page.
 LOGIN_LINK_SENT_TO = "accounts.login_link_sent_to"
 

@@ -27,20 +27,25 @@ class ModeratedAdmin(admin.ModelAdmin):
     def has_moderate_permission(self, request) -> bool:
         return services.is_moderator(request.user)
 
-    def with_reason(self, request, queryset, title: str, perform):
+    def with_reason(self, request, queryset, title: str, perform, form_class=None):
+        """Ask why (and whatever else form_class asks), then perform(item, moderator,
+        reason, **other fields) for each selected item."""
+        form_class = form_class or ReasonForm
         if "apply" in request.POST:
-            form = ReasonForm(request.POST)
+            form = form_class(request.POST)
             if form.is_valid():
+                fields = dict(form.cleaned_data)
+                reason = fields.pop("reason")
                 for item in queryset:
                     try:
-                        perform(item, request.user, form.cleaned_data["reason"])
+                        perform(item, request.user, reason, **fields)
                     except services.GameError as error:
                         self.message_user(request, f"{item}: {error}", messages.WARNING)
                     else:
                         self.message_user(request, f"{item}: done.")
                 return None
         else:
-            form = ReasonForm()
+            form = form_class()
         context = {
             **self.admin_site.each_context(request),
             "title": title,

@@ -346,6 +346,7 @@ class Outbox(models.Model):
         GAME_OVER = "game_over", "game-over email"
         DIGEST = "digest", "daily digest email"
         BOT_MOVE = "bot_move", "a bot's move"
+        SUSPENDED = "suspended", "suspension email"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     payload = models.JSONField(default=dict)

@@ -173,3 +173,12 @@ def send_digest(row: Outbox) -> None:
 @outbox.handler(Outbox.Kind.BOT_MOVE)
 def make_bot_move(row: Outbox) -> None:
     services.bot_move(row.payload["game"], row.payload["turn"])
+
+
+@outbox.handler(Outbox.Kind.SUSPENDED)
+def send_suspension(row: Outbox) -> None:
+    user = User.objects.get(pk=row.payload["user"])
+    if not user.is_suspended():
+        return  # lifted since
+    with timezone.override(zone_named(user.time_zone)):
+        send_email("accounts/suspended", user.email, {"user": user})

@@ -726,3 +726,42 @@ def resolve_report(report_id: int, moderator: User, note: str) -> Report:
         report.save(update_fields=["status", "note"])
         _audit(moderator, "resolve_report", "resolved a report", note, game=report.game)
     return report
+
+
+def suspend_user(user_id: int, moderator: User, reason: str, days: int) -> User:
+    """Lock a user out for `days`: no log-in (the backends refuse suspended users), their
+    waiting games are cancelled or their seats freed, bots take their seats in games in
+    play, and they are told by email."""
+    reason = _require_moderator(moderator, reason)
+    if not 1 <= days <= 3650:
+        raise GameError("A suspension lasts 1 day to 10 years.")
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        if user.pk == moderator.pk:
+            raise GameError("Moderators cannot suspend themselves.")
+        user.suspended_until = timezone.now() + timedelta(days=days)
+        user.suspension_reason = reason
+        user.save(update_fields=["suspended_until", "suspension_reason"])
+        for seat in Seat.objects.select_related("game").filter(
+            user=user, game__status__in=[Game.Status.OPEN, Game.Status.PLAYING]
+        ):
+            game = _locked(seat.game_id)
+            if game.is_playing():
+                seat.is_bot = True
+                seat.save(update_fields=["is_bot"])
+                if game.current_seat == seat.position:
+                    payload = {"game": game.pk, "turn": game.turn}
+                    outbox.schedule(Outbox.Kind.BOT_MOVE, payload)
+            elif game.creator_id == user.pk:
+                game.status = Game.Status.ABORTED
+                game.finished_at = timezone.now()
+                game.save(update_fields=["status", "finished_at"])
+            else:
+                seat.user = None
+                seat.save(update_fields=["user"])
+        until = user.suspended_until.date().isoformat()
+        _audit(
+            moderator, "suspend", f"suspended {user.display_name} until {until}", reason, user=user
+        )
+        outbox.schedule(Outbox.Kind.SUSPENDED, {"user": user.pk})
+    return user

@@ -111,9 +111,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
+    "accounts.backends.PasswordBackend",
     # Signed, expiring login links in emails (django-sesame).
-    "sesame.backends.ModelBackend",
+    "accounts.backends.LinkBackend",
 ]
 SESAME_MAX_AGE = 60 * 60 * 24 * 7  # the longest a link may live; each kind of link sets its own
 SESAME_ONE_TIME = False

@@ -2,9 +2,13 @@
 to the audit log, and shows in the game's history. Staff who are not moderators cannot."""
 
 import pytest
+from django.conf import settings
+from django.test import Client
 
-from games import services
-from games.models import ChatMessage, ChatPolicy, Game, ModeratorAction, Report
+from accounts.links import login_url
+from games import outbox, services
+from games.engine import GameOptions
+from games.models import ChatMessage, ChatPolicy, Game, ModeratorAction, Outbox, Report, Seat
 from tests.conftest import make_moderator
 from tests.games.conftest import make_user, play_to_the_end, start_game
 
@@ -121,3 +125,56 @@ def test_a_moderator_pauses_and_resumes_a_game(client, moderator, alice, bob):
     assert list(
         ModeratorAction.objects.filter(game=game).order_by("created_at").values_list("action")
     ) == [("pause",), ("resume",)]
+
+
+def test_a_suspended_user_is_locked_out_and_their_seats_handed_on(
+    client, moderator, alice, bob, carol, mailoutbox
+):
+    playing = start_game(alice, bob)
+    waiting_own = services.create_game(bob, GameOptions(players=2), Game.Visibility.PUBLIC)
+    waiting_other = services.create_game(carol, GameOptions(players=3), Game.Visibility.PUBLIC)
+    services.join_game(waiting_other.pk, bob)
+    bob_client = Client()
+    bob_client.force_login(bob)
+    assert bob_client.get("/").status_code == 200
+
+    client.force_login(moderator)
+    form = {"action": "suspend", "_selected_action": [bob.pk]}
+    assert "For" in client.post("/admin/accounts/user/", form).content.decode()
+    client.post("/admin/accounts/user/", {**form, "apply": "yes", "reason": "abuse", "days": 7})
+
+    bob.refresh_from_db()
+    assert bob.is_suspended() and bob.suspension_reason == "abuse"
+    # Locked out: the open session is gone, and neither a password nor a link logs in.
+    assert "Log in" in bob_client.get("/").content.decode()
+    assert not Client().login(email=bob.email, password="pw-bob")
+    link = login_url(bob, "/", 3600)
+    stranger = Client()
+    stranger.get(link.removeprefix(settings.SITE_URL))
+    assert "_auth_user_id" not in stranger.session
+    assert Seat.objects.get(game=playing, user=bob).is_bot
+    assert Game.objects.get(pk=waiting_own.pk).status == Game.Status.ABORTED
+    assert not Seat.objects.filter(game=waiting_other, user=bob).exists()
+    assert ModeratorAction.objects.filter(action="suspend", user=bob, moderator=moderator).exists()
+    row = Outbox.objects.get(kind=Outbox.Kind.SUSPENDED)
+    outbox.run(row.pk)
+    (message,) = [m for m in mailoutbox if m.to == [bob.email]]
+    assert "suspended" in message.subject and "abuse" in message.body
+
+
+def test_plain_staff_cannot_suspend(client, plain_staff, bob):
+    client.force_login(plain_staff)
+    client.post(
+        "/admin/accounts/user/",
+        {
+            "action": "suspend",
+            "_selected_action": [bob.pk],
+            "apply": "yes",
+            "reason": "x",
+            "days": 7,
+        },
+    )
+    bob.refresh_from_db()
+    assert not bob.is_suspended()
+    with pytest.raises(services.NotAllowed):
+        services.suspend_user(bob.pk, plain_staff, "x", 7)
