@@ -1,0 +1,56 @@
+"""A player reports a rude message; a moderator resolves the report from the admin."""
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from games import services
+from games.models import Report
+from tests.browser.conftest import screenshot
+from tests.conftest import make_moderator
+from tests.games.conftest import play_to_the_end, start_game
+
+
+def log_in(page, base: str, email: str, password: str) -> None:
+    page.goto(f"{base}/login/")
+    page.get_by_label("Email address").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_report_goes_from_a_player_to_its_resolution(live_server, browser: Browser, alice, bob):
+    base = live_server.url
+    game = play_to_the_end(start_game(alice, bob))
+    services.post_message(game.pk, bob, "you played like a potato")
+    moderator = make_moderator("maud")
+    moderator.set_password("a moderator password")
+    moderator.save(update_fields=["password"])
+
+    player = browser.new_context().new_page()
+    log_in(player, base, alice.email, "pw-alice")
+    player.goto(f"{base}/games/{game.pk}/")
+    message = player.locator(".chat-messages li", has_text="potato")
+    message.get_by_text("Report", exact=True).click()
+    message.get_by_label("Why should a moderator look at this message?").fill("insulting")
+    message.get_by_role("button", name="Send the report").click()
+    expect(player.get_by_text("a moderator will look at it")).to_be_visible()
+
+    admin = browser.new_context().new_page()
+    admin.goto(f"{base}/admin/login/")
+    admin.get_by_label("Email address").fill(moderator.email)
+    admin.get_by_label("Password").fill("a moderator password")
+    admin.get_by_role("button", name="Log in").click()
+    admin.goto(f"{base}/admin/games/report/?status__exact=open")
+    expect(admin.get_by_text("insulting")).to_be_visible()
+    admin.locator("input[name=_selected_action]").first.check()
+    admin.locator("select[name=action]").select_option("resolve")
+    admin.get_by_role("button", name="Go").click()
+    admin.get_by_label("Why").fill("Bob warned")
+    screenshot(admin, "admin-resolve-report")
+    admin.get_by_role("button", name="Resolve the report").click()
+    expect(admin.get_by_text("done.")).to_be_visible()
+
+    report = Report.objects.get()
+    assert (report.status, report.note) == (Report.Status.RESOLVED, "Bob warned")
+    player.reload()
+    expect(player.get_by_text("A moderator resolved a report")).to_be_visible()
