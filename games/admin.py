@@ -20,6 +20,15 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label="Why", max_length=500, widget=forms.Textarea)
 
 
+class ReplaceSeatForm(ReasonForm):
+    position = forms.TypedChoiceField(
+        label="Seat", choices=[(n, f"Seat {n + 1}") for n in range(6)], coerce=int
+    )
+    email = forms.EmailField(
+        label="Give it to (email address)", required=False, help_text="Empty: a bot takes it."
+    )
+
+
 class ModeratedAdmin(admin.ModelAdmin):
     """Admin actions of moderators: each asks why, then acts through games.services, which
     checks the permission again and writes the audit log."""
@@ -83,7 +92,7 @@ class GameAdmin(ModeratedAdmin):
     search_fields = ("=pk", "creator__email", "creator__display_name")
     readonly_fields = ("seed", "deck", "invite_code", "created_at", "started_at", "finished_at")
     inlines = [SeatInline]
-    actions = ["extend_by_a_day", "clear_deadline", "pause", "resume", "abort"]
+    actions = ["extend_by_a_day", "clear_deadline", "pause", "resume", "replace_seat", "abort"]
 
     @admin.action(description="Give the current turn 24 more hours", permissions=["moderate"])
     def extend_by_a_day(self, request, queryset):
@@ -119,6 +128,18 @@ class GameAdmin(ModeratedAdmin):
             queryset,
             "Resume the game",
             lambda game, user, reason: services.moderate_resume(game.pk, user, reason),
+        )
+
+    @admin.action(description="Give a seat to another player or a bot", permissions=["moderate"])
+    def replace_seat(self, request, queryset):
+        return self.with_reason(
+            request,
+            queryset,
+            "Give a seat to another player or a bot",
+            lambda game, user, reason, position, email: services.replace_seat(
+                game.pk, user, reason, position, email
+            ),
+            form_class=ReplaceSeatForm,
         )
 
     @admin.action(description="Abort the game", permissions=["moderate"])

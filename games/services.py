@@ -765,3 +765,41 @@ def suspend_user(user_id: int, moderator: User, reason: str, days: int) -> User:
         )
         outbox.schedule(Outbox.Kind.SUSPENDED, {"user": user.pk})
     return user
+
+
+def replace_seat(
+    game_id: int, moderator: User, reason: str, position: int, email: str = ""
+) -> Seat:
+    """Give a seat to another user (by email) or, without one, to a bot."""
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status not in (Game.Status.OPEN, Game.Status.PLAYING):
+            raise GameError("Seats change only in games not over.")
+        seat = game.seats.filter(position=position).first()
+        if seat is None:
+            raise GameError(f"There is no seat {position + 1} in this game.")
+        before = seat.name
+        if email:
+            newcomer = User.objects.filter(email__iexact=email.strip()).first()
+            if newcomer is None:
+                raise GameError(f"Nobody has the address {email}.")
+            if game.seats.filter(user=newcomer).exists():
+                raise GameError(f"{newcomer.display_name} already plays in this game.")
+            seat.user, seat.is_bot = newcomer, False
+        else:
+            seat.is_bot = True
+        seat.timeouts_in_a_row = 0
+        seat.save(update_fields=["user", "is_bot", "timeouts_in_a_row"])
+        _audit(
+            moderator,
+            "replace_seat",
+            f"gave {before}'s seat to {seat.user.display_name if email else 'a bot'}",
+            reason,
+            game=game,
+            user=seat.user if email else None,
+        )
+        if game.is_playing() and game.current_seat == position:
+            kind = Outbox.Kind.BOT_MOVE if seat.is_bot else Outbox.Kind.YOUR_TURN
+            outbox.schedule(kind, {"game": game.pk, "turn": game.turn})
+    return seat

@@ -178,3 +178,27 @@ def test_plain_staff_cannot_suspend(client, plain_staff, bob):
     assert not bob.is_suspended()
     with pytest.raises(services.NotAllowed):
         services.suspend_user(bob.pk, plain_staff, "x", 7)
+
+
+def test_a_moderator_gives_a_seat_to_another_player_or_a_bot(client, moderator, alice, bob, carol):
+    game = start_game(alice, bob)
+    bob_seat = Seat.objects.get(game=game, user=bob).position
+    client.force_login(moderator)
+    form = {"action": "replace_seat", "_selected_action": [game.pk]}
+    client.post(
+        "/admin/games/game/",
+        {**form, "apply": "yes", "reason": "Bob left", "position": bob_seat, "email": carol.email},
+    )
+    seat = Seat.objects.get(game=game, position=bob_seat)
+    assert seat.user == carol and not seat.is_bot
+    client.post(
+        "/admin/games/game/",
+        {**form, "apply": "yes", "reason": "Carol too", "position": bob_seat, "email": ""},
+    )
+    assert Seat.objects.get(game=game, position=bob_seat).is_bot
+    assert [a.description for a in ModeratorAction.objects.order_by("created_at")] == [
+        "gave Bob's seat to Carol",
+        "gave Carol's seat to a bot",
+    ]
+    with pytest.raises(services.GameError, match="already plays"):
+        services.replace_seat(game.pk, moderator, "x", bob_seat, alice.email)
