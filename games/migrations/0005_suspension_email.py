@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0005_moderators_group"),
+        ("games", "0004_moderation"),
     ]
 
     operations = [
