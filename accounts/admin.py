@@ -5,7 +5,7 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
 from accounts.models import User
 from games import services
-from games.admin import ModeratedAdmin, ReasonForm
+from games.admin import ModeratedAdmin, ReasonForm, moderation_action
 
 
 class UserChangeFormByEmail(UserChangeForm):
@@ -43,19 +43,13 @@ class UserAdmin(ModeratedAdmin, DjangoUserAdmin):
     list_filter = ("is_staff", "is_superuser", "is_active")
     actions = ["suspend"]
 
-    @admin.action(
-        description="Suspend (with a reason; they are told by email)", permissions=["moderate"]
+    suspend = moderation_action(
+        "Suspend (with a reason; they are told by email)",
+        lambda user, moderator, reason, days: services.suspend_user(
+            user.pk, moderator, reason, days
+        ),
+        form_class=SuspendForm,
     )
-    def suspend(self, request, queryset):
-        return self.with_reason(
-            request,
-            queryset,
-            "Suspend",
-            lambda user, moderator, reason, days: services.suspend_user(
-                user.pk, moderator, reason, days
-            ),
-            form_class=SuspendForm,
-        )
 
     search_fields = ("email", "display_name")
     ordering = ("email",)

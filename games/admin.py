@@ -66,6 +66,17 @@ class ModeratedAdmin(admin.ModelAdmin):
         return render(request, "admin/games/reason.html", context)
 
 
+def moderation_action(title: str, perform, form_class=None):
+    """An admin action for moderators: ask why (and what form_class asks), then call
+    perform(item, moderator, reason, **the form's other fields) for each selected item."""
+
+    @admin.action(description=title, permissions=["moderate"])
+    def action(modeladmin: ModeratedAdmin, request, queryset):
+        return modeladmin.with_reason(request, queryset, title, perform, form_class)
+
+    return action
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
@@ -94,62 +105,33 @@ class GameAdmin(ModeratedAdmin):
     inlines = [SeatInline]
     actions = ["extend_by_a_day", "clear_deadline", "pause", "resume", "replace_seat", "abort"]
 
-    @admin.action(description="Give the current turn 24 more hours", permissions=["moderate"])
-    def extend_by_a_day(self, request, queryset):
-        return self.with_reason(
-            request,
-            queryset,
-            "Give the current turn 24 more hours",
-            lambda game, user, reason: services.extend_deadline(game.pk, user, 24, reason),
-        )
-
-    @admin.action(description="Clear the current turn's deadline", permissions=["moderate"])
-    def clear_deadline(self, request, queryset):
-        return self.with_reason(
-            request,
-            queryset,
-            "Clear the current turn's deadline",
-            lambda game, user, reason: services.moderate_clear_deadline(game.pk, user, reason),
-        )
-
-    @admin.action(description="Pause the game (no deadline runs)", permissions=["moderate"])
-    def pause(self, request, queryset):
-        return self.with_reason(
-            request,
-            queryset,
-            "Pause the game",
-            lambda game, user, reason: services.moderate_pause(game.pk, user, reason),
-        )
-
-    @admin.action(description="Resume the game (a fresh deadline)", permissions=["moderate"])
-    def resume(self, request, queryset):
-        return self.with_reason(
-            request,
-            queryset,
-            "Resume the game",
-            lambda game, user, reason: services.moderate_resume(game.pk, user, reason),
-        )
-
-    @admin.action(description="Give a seat to another player or a bot", permissions=["moderate"])
-    def replace_seat(self, request, queryset):
-        return self.with_reason(
-            request,
-            queryset,
-            "Give a seat to another player or a bot",
-            lambda game, user, reason, position, email: services.replace_seat(
-                game.pk, user, reason, position, email
-            ),
-            form_class=ReplaceSeatForm,
-        )
-
-    @admin.action(description="Abort the game", permissions=["moderate"])
-    def abort(self, request, queryset):
-        return self.with_reason(
-            request,
-            queryset,
-            "Abort the game",
-            lambda game, user, reason: services.moderate_abort(game.pk, user, reason),
-        )
+    extend_by_a_day = moderation_action(
+        "Give the current turn 24 more hours",
+        lambda game, user, reason: services.extend_deadline(game.pk, user, 24, reason),
+    )
+    clear_deadline = moderation_action(
+        "Clear the current turn's deadline",
+        lambda game, user, reason: services.moderate_clear_deadline(game.pk, user, reason),
+    )
+    pause = moderation_action(
+        "Pause the game (no deadline runs)",
+        lambda game, user, reason: services.moderate_pause(game.pk, user, reason),
+    )
+    resume = moderation_action(
+        "Resume the game (a fresh deadline)",
+        lambda game, user, reason: services.moderate_resume(game.pk, user, reason),
+    )
+    replace_seat = moderation_action(
+        "Give a seat to another player or a bot",
+        lambda game, user, reason, position, email: services.replace_seat(
+            game.pk, user, reason, position, email
+        ),
+        form_class=ReplaceSeatForm,
+    )
+    abort = moderation_action(
+        "Abort the game",
+        lambda game, user, reason: services.moderate_abort(game.pk, user, reason),
+    )
 
 
 @admin.register(Move)
@@ -193,14 +175,10 @@ class ChatMessageAdmin(ModeratedAdmin):
     search_fields = ("text", "author__email", "author__display_name")
     actions = ["hide"]
 
-    @admin.action(description="Hide the message", permissions=["moderate"])
-    def hide(self, request, queryset):
-        return self.with_reason(
-            request,
-            queryset,
-            "Hide the message",
-            lambda message, user, reason: services.hide_message(message.pk, user, reason),
-        )
+    hide = moderation_action(
+        "Hide the message",
+        lambda message, user, reason: services.hide_message(message.pk, user, reason),
+    )
 
 
 @admin.register(Report)
@@ -212,14 +190,10 @@ class ReportAdmin(ModeratedAdmin):
     search_fields = ("reason", "reporter__email", "reported_user__email")
     actions = ["resolve"]
 
-    @admin.action(description="Resolve the report, with a note", permissions=["moderate"])
-    def resolve(self, request, queryset):
-        return self.with_reason(
-            request,
-            queryset,
-            "Resolve the report",
-            lambda report, user, note: services.resolve_report(report.pk, user, note),
-        )
+    resolve = moderation_action(
+        "Resolve the report, with a note",
+        lambda report, user, note: services.resolve_report(report.pk, user, note),
+    )
 
 
 @admin.register(ModeratorAction)
