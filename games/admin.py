@@ -1,8 +1,13 @@
+from datetime import timedelta
+
 from django import forms
 from django.contrib import admin, messages
 from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
 
-from games import services
+from games import services, views
 from games.models import (
     ChatMessage,
     Game,
@@ -27,6 +32,33 @@ class ReplaceSeatForm(ReasonForm):
     email = forms.EmailField(
         label="Give it to (email address)", required=False, help_text="Empty: a bot takes it."
     )
+
+
+class ExtendForm(ReasonForm):
+    hours = forms.IntegerField(
+        label="Give the current turn this many more hours", min_value=1, max_value=24 * 7
+    )
+
+
+class WaitingForMoveFilter(admin.SimpleListFilter):
+    """Games in play whose current turn started long ago: where a moderator may be needed."""
+
+    title = "waiting for a move"
+    parameter_name = "waiting"
+    DAYS = {"1": 1, "3": 3, "7": 7}
+
+    def lookups(self, request, model_admin):
+        return [
+            (key, f"for over {days} day{'s' if days > 1 else ''}")
+            for key, days in self.DAYS.items()
+        ]
+
+    def queryset(self, request, queryset):
+        days = self.DAYS.get(self.value())
+        if days is None:
+            return queryset
+        since = timezone.now() - timedelta(days=days)
+        return queryset.filter(status=Game.Status.PLAYING, turn_started_at__lt=since)
 
 
 class ModeratedAdmin(admin.ModelAdmin):
@@ -84,12 +116,41 @@ class SeatInline(admin.TabularInline):
     fields = ("position", "user", "is_bot", "timeouts_in_a_row", "wants_pause", "muted")
 
 
+class ReadOnlyInline(admin.TabularInline):
+    """The game's record as it happened: moderators read it; actions change it."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class MoveInline(ReadOnlyInline):
+    model = Move
+    fields = readonly_fields = ("turn", "seat", "made_by", "action", "created_at")
+    ordering = ("turn",)
+
+
+class ChatInline(ReadOnlyInline):
+    model = ChatMessage
+    fields = readonly_fields = ("created_at", "author", "text", "hidden_at")
+    ordering = ("created_at",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("author")
+
+
 @admin.register(Game)
 class GameAdmin(ModeratedAdmin):
     list_display = (
         "pk",
         "status",
-        "visibility",
+        "player_count",
+        "variant",
         "creator",
         "turn",
         "score",
@@ -97,17 +158,62 @@ class GameAdmin(ModeratedAdmin):
         "paused_at",
         "created_at",
     )
-    list_filter = ("status", "visibility", "timeout_policy", "chat_policy")
+    list_filter = (
+        "status",
+        "player_count",
+        "variant",
+        ("created_at", admin.DateFieldListFilter),
+        WaitingForMoveFilter,
+        "visibility",
+        "timeout_policy",
+        "chat_policy",
+    )
     list_select_related = ("creator",)
     raw_id_fields = ("creator",)
-    search_fields = ("=pk", "creator__email", "creator__display_name")
-    readonly_fields = ("seed", "deck", "invite_code", "created_at", "started_at", "finished_at")
-    inlines = [SeatInline]
-    actions = ["extend_by_a_day", "clear_deadline", "pause", "resume", "replace_seat", "abort"]
+    # "Find games by player": the creator or anyone seated.
+    search_fields = (
+        "=pk",
+        "creator__email",
+        "creator__display_name",
+        "seats__user__email",
+        "seats__user__display_name",
+    )
+    readonly_fields = (
+        "cards",
+        "player_count",
+        "variant",
+        "invite_code",
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
+    exclude = ("seed", "deck")  # the deck is shown only through `cards`, to those who may
+    inlines = [SeatInline, MoveInline, ChatInline]
+    actions = ["extend", "clear_deadline", "pause", "resume", "replace_seat", "abort"]
 
-    extend_by_a_day = moderation_action(
-        "Give the current turn 24 more hours",
-        lambda game, user, reason: services.extend_deadline(game.pk, user, 24, reason),
+    def get_urls(self):
+        turn_view = self.admin_site.admin_view(views.moderator_turn_view)
+        return [
+            path("<int:game_id>/turn/<int:turn>/", turn_view, name="games_game_turn"),
+            *super().get_urls(),
+        ]
+
+    @admin.display(description="cards")
+    def cards(self, game: Game) -> str:
+        if game.pk is None or game.status == Game.Status.OPEN:
+            return "Not dealt yet."
+        return format_html(
+            '<a href="{}">Every hand, turn by turn</a> (from the deal) · '
+            '<a href="{}">now (turn {})</a>',
+            reverse("admin:games_game_turn", args=[game.pk, 0]),
+            reverse("admin:games_game_turn", args=[game.pk, game.turn]),
+            game.turn,
+        )
+
+    extend = moderation_action(
+        "Give the current turn more time",
+        lambda game, user, reason, hours: services.extend_deadline(game.pk, user, hours, reason),
+        form_class=ExtendForm,
     )
     clear_deadline = moderation_action(
         "Clear the current turn's deadline",

@@ -56,6 +56,9 @@ class Game(models.Model):
         INVITE = "invite", "by invitation only"
 
     options = models.JSONField(help_text="The engine's GameOptions.to_dict().")
+    # Copied from options on save, so that moderators filter on indexed columns.
+    player_count = models.PositiveSmallIntegerField("players", default=0, editable=False)
+    variant = models.CharField(max_length=80, blank=True, editable=False)
     seed = models.BigIntegerField(default=new_seed)
     deck = models.JSONField(
         null=True,
@@ -108,10 +111,24 @@ class Game(models.Model):
                 condition=Q(status="open", visibility="public"),
             ),
             models.Index(fields=["status", "-finished_at"], name="game_status_finished"),
+            # The moderators' filters and default order in the admin.
+            models.Index(fields=["-created_at"], name="game_created"),
+            models.Index(fields=["variant", "-created_at"], name="game_variant"),
+            models.Index(fields=["player_count", "-created_at"], name="game_player_count"),
+            models.Index(
+                fields=["turn_started_at"],
+                name="game_waiting_for_move",
+                condition=Q(status="playing"),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.game_options.describe()})"
+
+    def save(self, *args, **kwargs) -> None:
+        options = self.game_options
+        self.player_count, self.variant = options.players, options.variant_name()
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("games:detail", args=[self.pk])

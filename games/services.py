@@ -601,6 +601,8 @@ def report(
         if message is None:
             raise GameError("There is no such message in this game.")
         reported_user_id = message.author_id
+    if reported_user_id == reporter.pk:
+        raise GameError("You cannot report yourself.")
     if reported_user_id is not None and not game.seats.filter(user_id=reported_user_id).exists():
         raise GameError("That person does not play in this game.")
     return Report.objects.create(
@@ -619,6 +621,14 @@ def report(
 
 def is_moderator(user: User) -> bool:
     return user.is_active and user.has_perm("games.moderate_game")
+
+
+def may_inspect(user: User, game: Game) -> bool:
+    """May this person see every card of the game? Moderators may, except in a game they
+    are playing: a seat at the table hides your own cards from you, whatever your role."""
+    if not is_moderator(user):
+        return False
+    return game.is_finished() or not game.seats.filter(user=user).exists()
 
 
 def _require_moderator(user: User, reason: str) -> str:

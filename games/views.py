@@ -6,6 +6,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -231,7 +232,16 @@ def _chat_context(game: Game, seat: Seat | None) -> dict:
         "chat_form": ChatForm(),
         "report_form": ReportForm(),
         "can_report": seat is not None,
+        "reportable_players": _reportable_players(game, seat),
     }
+
+
+def _reportable_players(game: Game, seat: Seat | None) -> list:
+    """The other people at the table, whom the viewer may report by name."""
+    if seat is None:
+        return []
+    seats = game.seats.exclude(user=None).exclude(user_id=seat.user_id).select_related("user")
+    return [other.user for other in seats.order_by("position")]
 
 
 @login_required
@@ -519,6 +529,31 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
             "export_url": reverse("games:export", args=[game.pk]),
             **_chat_context(game, seat),
         },
+    )
+
+
+def moderator_turn_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
+    """A moderator sees any game at any turn with every hand face up (served inside the
+    admin, which checks staff status). A moderator who plays in a game in progress does not:
+    their own cards stay hidden from them like from any player."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not services.may_inspect(request.user, game):
+        raise PermissionDenied(
+            "Only moderators see a game's hands, and not in a game they are playing."
+        )
+    if game.status == Game.Status.OPEN:
+        raise Http404("The cards are not dealt yet")
+    record = {
+        "title": f"Game {game.pk}: moderator's view",
+        "options": game.game_options,
+        "deck_source": game.deck_source,
+        "actions": list(game.moves.order_by("turn").values_list("action", flat=True)),
+        "names": services.seat_names(game),
+        "end": game.end,
+    }
+    back = reverse("admin:games_game_change", args=[game.pk])
+    return _replay_page(
+        request, record, turn, "admin:games_game_turn", [game.pk], {"back_url": back}
     )
 
 

@@ -15,6 +15,9 @@ MULTICOLOUR_VARIANTS: dict[int, str] = {
 MAX_CLUE_TOKENS = 8
 
 
+NO_VARIANT = "no variant"
+
+
 class InvalidOptions(ValueError):
     """The options are not a game this project plays; the message says what is wrong."""
 
@@ -103,7 +106,13 @@ class GameOptions:
 
     def describe(self) -> str:
         """One line for people: '3 players, wild multicolour, until perfect, 2 fuses'."""
-        parts = [f"{self.players} players"]
+        variant = self.variant_name()
+        players = f"{self.players} players"
+        return players if variant == NO_VARIANT else f"{players}, {variant}"
+
+    def variant_name(self) -> str:
+        """The rules beyond the player count: 'wild multicolour, 2 fuses', or 'no variant'."""
+        parts = []
         if self.multicolour:
             parts.append(MULTICOLOUR_VARIANTS[self.multicolour])
         if self.until_perfect:
@@ -112,7 +121,7 @@ class GameOptions:
             parts.append(f"{self.fuses} fuse" + ("s" if self.fuses > 1 else ""))
         if self.empty_clues:
             parts.append("empty clues")
-        return ", ".join(parts)
+        return ", ".join(parts) or NO_VARIANT
 
     # -- JSON -------------------------------------------------------------------------------
 

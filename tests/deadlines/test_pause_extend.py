@@ -295,11 +295,13 @@ def test_a_moderator_extends_a_deadline_from_the_admin(client, game):
     moderator = make_moderator()
     deadline = fetch(game).turn_deadline
     client.force_login(moderator)
-    form = {"action": "extend_by_a_day", "_selected_action": [game.pk]}
+    form = {"action": "extend", "_selected_action": [game.pk]}
     client.post("/admin/games/game/", form)  # asks why first
     assert fetch(game).turn_deadline == deadline
     response = client.post(
-        "/admin/games/game/", {**form, "apply": "yes", "reason": "holiday"}, follow=True
+        "/admin/games/game/",
+        {**form, "apply": "yes", "reason": "holiday", "hours": 24},
+        follow=True,
     )
     assert f"Game {game.pk}" in response.content.decode()
     assert fetch(game).turn_deadline == deadline + timedelta(hours=24)

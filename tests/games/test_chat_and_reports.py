@@ -75,3 +75,29 @@ def test_players_report_a_message_a_player_or_the_game(client, alice, bob, mallo
     with pytest.raises(services.GameError, match="does not play"):
         services.report(game.pk, alice, "who?", reported_user_id=mallory.pk)
     assert Report.objects.count() == 2
+
+
+def test_a_player_reports_another_player_from_the_game_page(client, alice, bob, mallory):
+    game = start_game(alice, bob)
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'<option value="{bob.pk}">Bob</option>' in page
+    assert f'<option value="{alice.pk}">' not in page  # nobody reports themselves
+
+    response = client.post(
+        f"/games/{game.pk}/report/", {"reason": "stalls on purpose", "reported_user": bob.pk}
+    )
+    assert response.status_code == 302
+    report = Report.objects.get()
+    assert (report.reported_user, report.message, report.reason) == (bob, None, "stalls on purpose")
+
+    # A forged id names someone who is not at this table: a clear message, nothing stored.
+    response = client.post(
+        f"/games/{game.pk}/report/", {"reason": "x", "reported_user": mallory.pk}, follow=True
+    )
+    assert "does not play in this game" in response.content.decode()
+    response = client.post(
+        f"/games/{game.pk}/report/", {"reason": "x", "reported_user": alice.pk}, follow=True
+    )
+    assert "You cannot report yourself" in response.content.decode()
+    assert Report.objects.count() == 1

@@ -26,14 +26,15 @@ def plain_staff(db):
     return user
 
 
-def admin_action(client, model: str, action: str, pk: int, reason: str | None = None):
-    """Run an admin action as the admin's forms do: choose it, then give the reason."""
+def admin_action(client, model: str, action: str, pk: int, reason: str | None = None, **fields):
+    """Run an admin action as the admin's forms do: choose it, then give the reason (and
+    whatever else the action asks)."""
     url = f"/admin/games/{model}/"
     form = {"action": action, "_selected_action": [pk]}
     first = client.post(url, form)
     if reason is None:
         return first
-    return client.post(url, {**form, "apply": "yes", "reason": reason}, follow=True)
+    return client.post(url, {**form, "apply": "yes", "reason": reason, **fields}, follow=True)
 
 
 def test_a_moderator_extends_clears_and_aborts_with_a_reason_each_logged(
@@ -43,17 +44,19 @@ def test_a_moderator_extends_clears_and_aborts_with_a_reason_each_logged(
     deadline = Game.objects.get(pk=game.pk).turn_deadline
     client.force_login(moderator)
     assert client.get("/admin/games/game/").status_code == 200
-    asked = admin_action(client, "game", "extend_by_a_day", game.pk)
-    assert "Why" in asked.content.decode()
+    asked = admin_action(client, "game", "extend", game.pk).content.decode()
+    assert "Why" in asked and "this many more hours" in asked
     assert Game.objects.get(pk=game.pk).turn_deadline == deadline  # nothing yet
 
-    admin_action(client, "game", "extend_by_a_day", game.pk, "Bob is travelling")
-    assert (Game.objects.get(pk=game.pk).turn_deadline - deadline).total_seconds() == 24 * 3600
+    refused = admin_action(client, "game", "extend", game.pk, "a year off", hours=24 * 365)
+    assert "less than or equal to 168" in refused.content.decode()
+    admin_action(client, "game", "extend", game.pk, "Bob is travelling", hours=36)
+    assert (Game.objects.get(pk=game.pk).turn_deadline - deadline).total_seconds() == 36 * 3600
     admin_action(client, "game", "clear_deadline", game.pk, "waiting for Bob")
     assert Game.objects.get(pk=game.pk).turn_deadline is None
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "A moderator extended the deadline by 24 hours" in page and "Bob is travelling" in page
+    assert "A moderator extended the deadline by 36 hours" in page and "Bob is travelling" in page
     client.force_login(moderator)
     admin_action(client, "game", "abort", game.pk, "abandoned")
     assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
