@@ -7,7 +7,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the outbox handlers.
-        from games import notifications  # noqa: F401
+        from games import hindsight, notifications  # noqa: F401
         from games.moderators import ensure_moderators_group
 
         post_migrate.connect(ensure_moderators_group, sender=self)

@@ -364,6 +364,7 @@ class Outbox(models.Model):
         DIGEST = "digest", "daily digest email"
         BOT_MOVE = "bot_move", "a bot's move"
         SUSPENDED = "suspended", "suspension email"
+        ANALYSIS = "analysis", "hindsight analysis of a finished game's deal"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     payload = models.JSONField(default=dict)
@@ -390,3 +391,20 @@ class Outbox(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk}"
+
+
+class DealAnalysis(models.Model):
+    """What a team that saw every card could have made of a finished game's deal, computed
+    once by a worker after the game ends (games/analysis/deal.py gives the result's shape)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="deal_analysis"
+    )
+    result = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "deal analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id}"

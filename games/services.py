@@ -383,6 +383,8 @@ def _schedule_reminder(game: Game) -> None:
 
 
 def _notify_game_over(game: Game) -> None:
+    # The deal's hindsight analysis is a side effect of the ending like the emails.
+    outbox.schedule(Outbox.Kind.ANALYSIS, {"game": game.pk}, dedupe_key=str(game.pk))
     for seat in game.seats.filter(user__isnull=False, is_bot=False):
         outbox.schedule(
             Outbox.Kind.GAME_OVER,

@@ -25,6 +25,7 @@ urlpatterns = [
     path("games/<int:game_id>/chat/", views.chat, name="chat"),
     path("games/<int:game_id>/report/", views.report, name="report"),
     path("games/<int:game_id>/replay/<int:turn>/", views.replay_view, name="replay"),
+    path("games/<int:game_id>/analysis/", views.analysis, name="analysis"),
     path("games/<int:game_id>/export.json", views.export, name="export"),
     path("replays/<int:replay_id>/<int:turn>/", views.imported_replay, name="imported"),
 ]

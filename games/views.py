@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from games import services
+from games import hindsight, services
 from games.engine import (
     ExportError,
     GameOptions,
@@ -528,8 +528,20 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
             "game": game,
             "export_url": reverse("games:export", args=[game.pk]),
             **_chat_context(game, seat),
+            **hindsight.page_context(game, record["names"]),
         },
     )
+
+
+@require_GET
+@login_required
+def analysis(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The analysis section alone, which a finished game's page asks for until it is ready."""
+    game, _ = _game_for(request, game_id)
+    if not game.is_finished():
+        raise Http404("The analysis opens when the game is over")
+    context = {"game": game, **hindsight.page_context(game, services.seat_names(game))}
+    return render(request, "games/_analysis.html", context)
 
 
 def moderator_turn_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:

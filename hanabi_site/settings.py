@@ -188,6 +188,9 @@ CELERY_BEAT_SCHEDULE = {
 NOTIFY_DELAY_SECONDS = env.int("NOTIFY_DELAY_SECONDS", default=90)
 TIMEOUTS_BEFORE_BOT = 3
 BOT_MOVE_DELAY_SECONDS = env.int("BOT_MOVE_DELAY_SECONDS", default=3)
+# How long a worker searches for the best score of a finished game's deal before it reports
+# the bounds it has (games/analysis/team.py).
+ANALYSIS_TIME_LIMIT_SECONDS = env.float("ANALYSIS_TIME_LIMIT_SECONDS", default=20.0)
 
 if not DEBUG and not RUNNING_TESTS:
     SESSION_COOKIE_SECURE = SITE_URL.startswith("https://")

@@ -17,11 +17,12 @@ import sys
 from collections.abc import Sequence
 
 from .actions import IllegalAction
-from .hanablive import HanabLiveImportError, from_hanablive
+from .gamefile import read_game
+from .hanablive import HanabLiveImportError
 from .options import GameOptions, InvalidOptions
 from .randomplay import random_games
-from .record import RECORD_FORMAT, RecordError, from_record
-from .state import InvalidDeck, rating_word
+from .record import RecordError
+from .state import InvalidDeck, rating_word, replay
 
 EXIT_OK, EXIT_BAD_FILE, EXIT_ILLEGAL = 0, 1, 2
 
@@ -40,17 +41,9 @@ def cmd_replay(path: str) -> int:
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         return _fail(f"{path} is not JSON: {error}", EXIT_BAD_FILE)
 
-    dropped = 0
-    end_marker = None
     try:
-        if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
-            record = from_record(data)
-            state = record.replay()
-        else:
-            imported = from_hanablive(data)
-            dropped = imported.dropped_actions
-            end_marker = imported.end_marker
-            state = imported.replay()
+        game = read_game(data)
+        state = replay(game.options, game.deck, game.actions)
     except HanabLiveImportError as error:
         status = EXIT_ILLEGAL if error.action_index is not None else EXIT_BAD_FILE
         return _fail(str(error), status)
@@ -66,10 +59,10 @@ def cmd_replay(path: str) -> int:
         "turns": state.turn,
         "rating": rating_word(state.score, state.options) if state.is_over else None,
     }
-    if dropped:
-        result["dropped_actions"] = dropped
-    if end_marker is not None:
-        result["end_marker"] = end_marker
+    if game.dropped_actions:
+        result["dropped_actions"] = game.dropped_actions
+    if game.end_marker is not None:
+        result["end_marker"] = game.end_marker
     print(json.dumps(result))
     return EXIT_OK
 

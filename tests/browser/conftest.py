@@ -54,3 +54,10 @@ def screenshot(page: Page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def log_in_to_admin(page: Page, base: str, email: str, password: str) -> None:
+    page.goto(f"{base}/admin/login/")
+    page.get_by_label("Email address").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()

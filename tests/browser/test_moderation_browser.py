@@ -5,7 +5,7 @@ from playwright.sync_api import Browser, expect
 
 from games import services
 from games.models import Report
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import log_in_to_admin, screenshot
 from tests.conftest import make_moderator
 from tests.games.conftest import play_to_the_end, start_game
 
@@ -36,10 +36,7 @@ def test_a_report_goes_from_a_player_to_its_resolution(live_server, browser: Bro
     expect(player.get_by_text("a moderator will look at it")).to_be_visible()
 
     admin = browser.new_context().new_page()
-    admin.goto(f"{base}/admin/login/")
-    admin.get_by_label("Email address").fill(moderator.email)
-    admin.get_by_label("Password").fill("a moderator password")
-    admin.get_by_role("button", name="Log in").click()
+    log_in_to_admin(admin, base, moderator.email, "a moderator password")
     admin.goto(f"{base}/admin/games/report/?status__exact=open")
     expect(admin.get_by_text("insulting")).to_be_visible()
     admin.locator("input[name=_selected_action]").first.check()

@@ -22,6 +22,7 @@ def _viewer_urls(game: Game) -> list[tuple[str, dict]]:
         (f"/games/{game.pk}/poll/?turn=0", HTMX),
         (f"/games/{game.pk}/export.json", {}),
         (f"/games/{game.pk}/replay/0/", {}),
+        (f"/games/{game.pk}/analysis/", HTMX),
         ("/", {}),
     ]
 
