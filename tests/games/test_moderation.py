@@ -20,9 +20,19 @@ def moderator(db):
 
 @pytest.fixture
 def plain_staff(db):
+    """Staff who may view and edit games, chat and reports in the admin, but who are not in
+    the Moderators group: the moderation actions are not theirs."""
+    from django.contrib.auth.models import Permission
+
     user = make_user("stan")
     user.is_staff = True
     user.save(update_fields=["is_staff"])
+    models = ["game", "chatmessage", "report", "user"]
+    user.user_permissions.set(
+        Permission.objects.filter(
+            codename__in=[f"{verb}_{model}" for verb in ("view", "change") for model in models]
+        )
+    )
     return user
 
 
@@ -43,7 +53,7 @@ def test_a_moderator_extends_clears_and_aborts_with_a_reason_each_logged(
     game = start_game(alice, bob, turn_time_limit=24)
     deadline = Game.objects.get(pk=game.pk).turn_deadline
     client.force_login(moderator)
-    assert client.get("/admin/games/game/").status_code == 200
+    assert '<option value="extend">' in client.get("/admin/games/game/").content.decode()
     asked = admin_action(client, "game", "extend", game.pk).content.decode()
     assert "Why" in asked and "this many more hours" in asked
     assert Game.objects.get(pk=game.pk).turn_deadline == deadline  # nothing yet
@@ -94,11 +104,34 @@ def test_staff_who_are_not_moderators_cannot_moderate(client, plain_staff, alice
     game = start_game(alice, bob, turn_time_limit=24)
     Game.objects.filter(pk=game.pk).update(chat_policy=ChatPolicy.DURING)
     message = services.post_message(game.pk, bob, "hello")
+    report = services.report(game.pk, alice, "rude", message_id=message.pk)
+    before = Game.objects.filter(pk=game.pk).values().get()
+    seats_before = list(Seat.objects.filter(game=game).values())
     client.force_login(plain_staff)
-    admin_action(client, "game", "abort", game.pk, "I feel like it")
-    admin_action(client, "chatmessage", "hide", message.pk, "I feel like it")
-    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+    reason = "I feel like it"
+    for action, fields in [
+        ("extend", {"hours": 24}),
+        ("clear_deadline", {}),
+        ("pause", {}),
+        ("resume", {}),
+        ("replace_seat", {"position": 0, "email": ""}),
+        ("abort", {}),
+    ]:
+        assert f'<option value="{action}">' not in client.get("/admin/games/game/").content.decode()
+        assert admin_action(client, "game", action, game.pk, reason, **fields).status_code == 200
+    for model, pk, action in [
+        ("chatmessage", message.pk, "hide"),
+        ("report", report.pk, "resolve"),
+    ]:
+        assert (
+            f'<option value="{action}">'
+            not in client.get(f"/admin/games/{model}/").content.decode()
+        )
+        assert admin_action(client, model, action, pk, reason).status_code == 200
+    assert Game.objects.filter(pk=game.pk).values().get() == before
+    assert list(Seat.objects.filter(game=game).values()) == seats_before
     assert ChatMessage.objects.get(pk=message.pk).hidden_at is None
+    assert Report.objects.get(pk=report.pk).status == Report.Status.OPEN
     assert not ModeratorAction.objects.exists()
     for action in (
         lambda: services.moderate_abort(game.pk, plain_staff, "x"),
