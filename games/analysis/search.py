@@ -39,6 +39,7 @@ room, else evict first the card whose earliest possible play is furthest away (B
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from .solitaire import Action, Instance, Step, check_play_sequence
@@ -63,14 +64,19 @@ def solve(instance: Instance, node_limit: int | None = None) -> SearchResult:
     """Decide whether ``instance`` can be won; ``steps`` is a checked winning sequence if so.
 
     ``nodes`` counts the branching states visited. With a ``node_limit``, the search gives up
-    (``winnable=None``) after that many nodes. The search recurses once per branching state, so it
-    suits sequences of up to a few hundred cards (real games have 50 to 60).
+    (``winnable=None``) after that many nodes.
     """
     search = _Search(instance, node_limit)
+    # The search recurses a few levels per card. Python 3.11 keeps Python-to-Python calls off
+    # the C stack, so a deeper limit for long sequences (the reduction's) is safe.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 8 * instance.N + 1000))
     try:
         steps = search.run()
     except _OutOfNodes:
         return SearchResult(None, None, search.nodes)
+    finally:
+        sys.setrecursionlimit(limit)
     if steps is not None:
         check_play_sequence(instance, steps)
     return SearchResult(steps is not None, steps, search.nodes)

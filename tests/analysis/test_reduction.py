@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from games.analysis import dp
+from games.analysis import dp, search
 from games.analysis.reduction import (
     Formula,
     assignment_from_play_sequence,
@@ -280,3 +280,21 @@ def test_dp_on_an_unsatisfiable_formula() -> None:
     formula = Formula(3, clauses)
     assert satisfiable(formula) is None
     dp_decides(formula)
+
+
+def test_the_exact_search_decides_larger_random_formulas() -> None:
+    """Beyond the DP's reach (v >= 4), the exact solitaire search -- checked against brute
+    force and the DP on small instances -- wins the reduction's instance exactly when the
+    formula is satisfiable, on random formulas on both sides of the 3-SAT threshold."""
+    rng = random.Random(3)  # a seed whose draw holds both satisfiable and unsatisfiable ones
+    outcomes = set()
+    for v, m in [(3, 14), (3, 16), (3, 18), (4, 6), (4, 9), (4, 12), (5, 8), (5, 10)]:
+        formula = random_formula(rng, v, m)
+        instance = instance_from_formula(formula)
+        result = search.solve(instance)
+        expected = satisfiable(formula) is not None
+        assert result.winnable is expected, formula
+        if result.steps is not None:
+            assert formula.satisfied_by(assignment_from_play_sequence(formula, result.steps))
+        outcomes.add(expected)
+    assert outcomes == {True, False}
