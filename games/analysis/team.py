@@ -1,7 +1,118 @@
-"""PLACEHOLDER"""
+"""The best score a team that sees every card could reach in the real game.
+
+``best_score(state)`` answers, for a full-information state at any point of a game (the deal,
+a position in the middle, the last round): what is the highest final score the players could
+have reached with these hands, this deck order, their clue tokens, fuses, turn order and hand
+sizes, if each of them could see every card, their own and the deck included?
+``analyse_deal(options, deck)`` asks it of the deal. The problem is NP-hard, so the answer is
+a pair of bounds, ``lower <= best <= upper``, found by an exact search that stops at a time
+(or node) limit: when the bounds meet, the answer is exact; otherwise both are still true.
+``lower`` always comes with a line of play that reaches it, replayed through the engine
+before it is returned (a disagreement is a bug: ``LineMismatch``).
+
+Pure Python, no Django. The rules engine (``games.engine``) stays the authority: the search
+runs on a compact copy of its rules (``_step``), which the tests compare with the engine
+action by action on random games of every variant.
+
+The compact model
+-----------------
+A state is a tuple of ints and tuples: turn, hands (card ids), the next card to draw,
+fireworks, ``dead`` (per suit, the lowest rank above the firework whose every copy is lost),
+clue tokens, fuses, the turn the last round ends, and the ending. With every card known, a
+clue changes nothing but the tokens, so all clues are one move, "stall", legal when a token
+is left and another player holds a card (any card is touched by its own rank), or always
+with empty clues. Endings and the score follow the engine's order exactly (strikeout first,
+then a complete display, then the variant's own endings).
+
+Moves the search leaves out (none of them can be needed for the best score)
+---------------------------------------------------------------------------
+* Equivalent moves: all clues are one; two cards of one identity in a hand are one; every
+  useless card (its identity already played, or above a lost rank: "junk") is alike.
+* Misplays with fewer than 8 tokens: discarding the card instead has the same effect on the
+  cards, keeps the fuse and gains a token. The line goes on one token richer until it would
+  gain a token at 8 (a discard at 7 in the old line: that card is misplayed, or played if it
+  fits, instead; a 5's token: no token there), where the two agree again but for a spare
+  fuse (or point). At 8 tokens (where nobody may discard) a misplay is kept as a way to
+  cycle a card, except with the last fuse, unless it is the only legal move (until perfect).
+* With junk in hand, discarding (or at 8 tokens misplaying) anything else: the state after
+  throwing the junk differs only by holding the other card instead, and a team holding a
+  card can do whatever it would have done holding junk in its place.
+* A whole round of clues in a row (one by each player, before the last draw) that does not
+  start at 8 tokens: it leads back to the same state with fewer tokens. Take a best line
+  and its first such round; drop it and play the rest of the line with those extra tokens.
+  The only thing they can prevent is a token gained at 8 (a discard, or a 5's token); just
+  before the first such move, give the whole round of clues there instead, from 8 tokens:
+  the states agree again. If the last card is drawn first, the extra tokens are harmless
+  in the last round (where a discard at 8 tokens can become a clue: each player has one
+  turn left, and at least as many tokens). The new line is as good and has one such round
+  fewer (a round crossing the removed one starts where the round before it did, at 8).
+  The search counts the clues given in a row (part of its key; a bound proved for the same
+  state after no clue holds too, since it allows more).
+* The equivalence of states: the transposition table's key counts seats from the player to
+  move and keeps of each hand only the multiset of its needed identities and its number of
+  junk cards. The discard pile need not be kept: what is lost follows from what is in the
+  hands, the deck and the fireworks.
+* States at least as good: a bound proved for the same state with one fuse more (a fuse
+  only ever helps) or, before the last draw, a whole round of clues' worth of tokens more
+  (which can be spent to reach this state) holds for this one too; the table is also asked
+  for those.
+
+Upper bounds (each a relaxation of the real game, so each is sound)
+-------------------------------------------------------------------
+Let *time* k = 1, 2, ... count the plays and discards from now while cards remain (the k-th
+draws deck card ``next + k - 1``), and after the last draw, D + j the j-th of the last
+round's turns (D = cards left to draw). There are at most T = D + players such times (T =
+the turns left once the last round has begun); each plays at most one card.
+
+1. Lost cards: a suit cannot rise past a rank whose every copy is lost (``dead``). This is
+   the engine's ``max_reachable_score``.
+2. Release times (pace): a copy in a hand can be played from time 1 (in the last round, only
+   on its holder's own turn); a copy at deck position p from time p - next + 2, the time
+   after it is drawn; the last card only on the final turn of the game, which is its
+   drawer's next turn. Within a suit, rank r + 1 comes at least one time after rank r, so
+   each needed card gets an earliest time a_i (its release, pushed up by its suit). Playing
+   m cards, one per time, by time T is possible only if, for every t, at most T - t + 1 of
+   them have a_i >= t; the most cards that can be played is the minimum over t of (the cards
+   with a_i < t) + (T - t + 1), achieved by dropping the latest cards, which are the tops of
+   their suits, so the dropped cards are still the top of each suit's run. This bounds the
+   number of cards still played, and so the score. It covers "a 2 at the bottom of the deck
+   leaves no time for its 3, 4 and 5".
+3. Storage: before the last draw the hands always hold players × hand_size cards. After time
+   k, every needed identity whose copies are all drawn by then and which is not yet played
+   must have a copy in a hand. At most G(k) cards are played by time k (one per time,
+   released ones only, computed by playing any released card at each time), so at least
+   S(k) - min(R(k), G(k)) such identities are held, with S(k) the identities all drawn by
+   k and R(k) those among them released by k. Every identity beyond the hands' capacity is
+   one the team gives up, and each costs at least one point.
+
+Bounds 2 and 3 depend only on the next card, the fireworks and which identities the hands
+hold (``dead`` follows from them), so they are cached on that. Play until perfect has no
+last round: its result is the maximum or 0, so its bound is the maximum while no needed card
+is lost (the state is otherwise already over, lost).
+
+The search
+----------
+1. Two greedy "cheating" policies: play a playable card (a 5 first while it gives a token
+   back, then cards whose next rank someone holds, lowest first); else throw junk or a card
+   someone else also holds; stall when someone else can play or throw junk before our next
+   turn (or always, in the second policy); else discard the needed card furthest from being
+   played whose copy is still in the deck.
+2. A short search (step 4, a few thousand nodes): it settles most endgames outright.
+3. Randomised games of that policy (a fifth of the time limit at most), each abandoned as
+   soon as its bound says it cannot beat the best line found. They find the rare hard wins
+   far sooner than the search, whose backtracking starts at the end of the game.
+4. Depth-first branch and bound, moves in the policy's order, with a transposition table
+   holding a proven upper bound per state (exact when the subtree was searched with the
+   best line below it); a subtree is cut when its bound is no better than the best line.
+   At the limits, the root's upper bound is the largest of the best line, the bounds of the
+   moves searched, the bound of the subtree being searched and the static bounds of the
+   moves not yet searched. The table forgets everything past a few million entries
+   (forgetting a proved bound is safe), which bounds memory on long runs.
+"""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,6 +124,12 @@ from games.engine.state import End, GameState, new_game
 
 PLAY, DISCARD, CLUE = 0, 1, 2
 _NO_CARD = -1  # the card id of a clue move
+_JUNK_WEIGHT = 1 << 60  # in a hand's code (see _Solver.key)
+_ROLLOUT_SHARE = 0.2  # of the time limit, for randomised greedy games before the search
+_ROLLOUTS = 20_000  # at most, of those games
+_PROBE_NODES = 3000  # the short search before them
+_TABLE_LIMIT = 3_000_000  # transposition table entries (a few hundred bytes each)
+_ROLLOUT_NOISE = (0.03, 0.06, 0.1, 0.2)  # chances of not taking the policy's first choice
 _LOSING = frozenset({End.STRIKEOUT, End.DEFEAT_LOST_CARD, End.DEFEAT_NO_ACTION})
 
 # A compact state is a plain tuple:
@@ -36,6 +153,7 @@ class _Deal:
         "max_score",
         "until_perfect",
         "empty_clues",
+        "fuses",
         "n",
         "suit",
         "rank",
@@ -51,6 +169,7 @@ class _Deal:
         self.max_score = options.max_score
         self.until_perfect = options.until_perfect
         self.empty_clues = options.empty_clues
+        self.fuses = options.fuses
         self.n = len(deck)
         self.suit = tuple(card[0] for card in deck)
         self.rank = tuple(card[1] for card in deck)
@@ -162,32 +281,26 @@ def _step(deal: _Deal, st: tuple, kind: int, cid: int) -> tuple:
                 end_turn = turn + 1 + players
         hands = hands[:seat] + (hand,) + hands[seat + 1 :]
     turn += 1
-    end = _end_of(deal, turn, hands, fw, dead, tokens, fuses, end_turn)
-    return (turn, hands, nxt, fw, dead, tokens, fuses, end_turn, end)
-
-
-def _end_of(deal, turn, hands, fw, dead, tokens, fuses, end_turn):
-    """The engine's endings, in the engine's order."""
+    # the engine's endings, in the engine's order
     if fuses == 0:
-        return End.STRIKEOUT
-    score = sum(fw)
-    if score == deal.max_score:
-        return End.PERFECT
-    reach = sum(dead) - len(dead)
-    seat = turn % deal.players
-    if deal.until_perfect:
-        if reach < deal.max_score:
-            return End.DEFEAT_LOST_CARD
-        if not _can_act(deal, hands, seat, tokens):
-            return End.DEFEAT_NO_ACTION
-        return None
-    if end_turn is not None and turn >= end_turn:
-        return End.LAST_ROUND
-    if reach == score:
-        return End.NO_MORE_POINTS
-    if not _can_act(deal, hands, seat, tokens):
-        return End.DEFEAT_NO_ACTION
-    return None
+        end = End.STRIKEOUT
+    else:
+        score = sum(fw)
+        end = None
+        if score == deal.max_score:
+            end = End.PERFECT
+        elif deal.until_perfect:
+            if sum(dead) - len(dead) < deal.max_score:
+                end = End.DEFEAT_LOST_CARD
+            elif not _can_act(deal, hands, turn % players, tokens):
+                end = End.DEFEAT_NO_ACTION
+        elif end_turn is not None and turn >= end_turn:
+            end = End.LAST_ROUND
+        elif sum(dead) - len(dead) == score:
+            end = End.NO_MORE_POINTS
+        elif not hands[turn % players] and not _can_act(deal, hands, turn % players, tokens):
+            end = End.DEFEAT_NO_ACTION
+    return (turn, hands, nxt, fw, dead, tokens, fuses, end_turn, end)
 
 
 class _Abort(Exception):
@@ -203,6 +316,10 @@ class _Solver:
         self.deal = deal
         self.deadline = deadline
         self.node_limit = node_limit
+        self.node_cap = node_limit
+        self.last_stall = 0 if deal.until_perfect else deal.players - 1
+        # whether a whole round of clues before the last draw leads back to the same state
+        self.round_of_clues = not deal.until_perfect
         self.nodes = 0
         self.best = -1
         self.best_line: list[tuple[int, int]] = []
@@ -223,12 +340,17 @@ class _Solver:
         for p, i in enumerate(deal.ident):
             last_pos[i] = p
         self.last_pos = last_pos
+        self.upper_cache: dict[tuple, int] = {}
+        # a hand's code: 2 bits per identity (a hand holds at most 3 copies), junk on top
+        self.weight = tuple(1 << (2 * i) for i in deal.ident)
+        self.bit = tuple(1 << i for i in deal.ident)
         self.variant = 0
 
     # -- bounds --------------------------------------------------------------------------------
 
-    def upper(self, st: tuple) -> int:
-        """A proven upper bound on the best final score from ``st`` (see the module doc)."""
+    def upper(self, st: tuple, held: int = -1) -> int:
+        """A proven upper bound on the best final score from ``st`` (see the module doc);
+        ``held``: the identities in the hands, if known."""
         turn, hands, nxt, fw, dead, tokens, fuses, end_turn, end = st
         deal = self.deal
         if end is not None:
@@ -244,11 +366,22 @@ class _Solver:
         # then left+j the j-th turn after the last card was drawn.
         rel = [99] * len(self.last_pos)
         if end_turn is None:
+            # Before the last draw the bound depends on these only (dead follows from them).
+            if held < 0:
+                held = 0
+                for h in hands:
+                    for c in h:
+                        held |= 1 << ident[c]
+            cache_key = (nxt, fw, held)
+            known = self.upper_cache.get(cache_key)
+            if known is not None:
+                return known
             tmax = left + players
-            for h in hands:
-                for c in h:
-                    rel[ident[c]] = 1
+            for i in range(len(rel)):
+                if held >> i & 1:
+                    rel[i] = 1
         else:
+            cache_key = None
             tmax = end_turn - turn
             seat = turn % players
             for q in range(players):
@@ -313,7 +446,10 @@ class _Solver:
                     v = m - total + (ready_k if ready_k < done else done) + capacity
                     if v < best:
                         best = v
-        return sum(fw) + best
+        best += sum(fw)
+        if cache_key is not None:
+            self.upper_cache[cache_key] = best
+        return best
 
     # -- move ordering -------------------------------------------------------------------------
 
@@ -332,7 +468,11 @@ class _Solver:
         suit = deal.suit
         rank = deal.rank
         ident = deal.ident
-        others = deal.others
+        last_pos = self.last_pos
+        elsewhere = set()  # identities in the other hands
+        for k in range(1, players):
+            for c in hands[(seat + k) % players]:
+                elsewhere.add(ident[c])
         plays = []
         junk = None
         free = []  # needed cards of which another hand holds a copy
@@ -350,19 +490,9 @@ class _Solver:
             seen.add(i)
             if r == fw[s] + 1:
                 plays.append(c)
-            where = 0  # 2: another hand holds a copy, 1: the deck does
-            for o in others[c]:
-                if o >= nxt:
-                    if where == 0:
-                        where = 1
-                else:
-                    for h in hands:
-                        if o in h:
-                            where = 2
-                            break
-            if where == 2:
+            if i in elsewhere:
                 free.append(c)
-            elif where == 1:
+            elif last_pos[i] >= nxt:
                 keep.append(c)
             else:
                 crit.append(c)
@@ -399,6 +529,10 @@ class _Solver:
                 moves.append((PLAY, junk))
             else:
                 moves += [(PLAY, c) for c in free + keep + crit if c not in plays]
+        if not moves:
+            # 8 tokens, nobody else holds a card, nothing playable and the last fuse (until
+            # perfect): every legal move burns it
+            moves.append((PLAY, hand[0]))
         return moves
 
     def _next_copy(self, c: int, nxt: int) -> int:
@@ -411,17 +545,19 @@ class _Solver:
         dead = st[DEAD]
         suit = deal.suit
         rank = deal.rank
+        ident = deal.ident
         hands = st[HANDS]
         players = deal.players
+        count: dict[int, int] = {}
+        for h in hands:
+            for c in h:
+                count[ident[c]] = count.get(ident[c], 0) + 1
         for k in range(1, players):
             for c in hands[(seat + k) % players]:
                 s = suit[c]
                 r = rank[c]
-                if r <= fw[s] + 1 or r >= dead[s]:
+                if r <= fw[s] + 1 or r >= dead[s] or count[ident[c]] > 1:
                     return True
-                for o in deal.others[c]:
-                    if o < st[NXT] and any(o in h for h in hands):
-                        return True
         return False
 
     def _play_priority(self, c: int, st: tuple) -> tuple:
@@ -444,29 +580,139 @@ class _Solver:
             move = self.ordered_moves(st)[0]
             line.append(move)
             st = _step(deal, st, *move)
+            self.nodes += 1
         return _score(st), line
+
+    def solve(self, st: tuple, start: float, time_limit: float) -> tuple[int, int, bool]:
+        """Bounds on the best score from ``st`` (self.best_line reaches the lower one)."""
+        upper = self.upper(st)
+        for variant in (0, 1):
+            self.variant = variant
+            value, line = self.greedy(st)
+            if value > self.best:
+                self.best = value
+                self.best_line = line
+            if self.best >= upper:
+                break
+        self.variant = 0
+        timed_out = False
+        # a short search first (it settles most endgames), then randomised games, then the
+        # search to the end: the transposition table keeps what the short one proved
+        for phase in ("probe", "rollouts", "search"):
+            if self.best >= upper:
+                break
+            if phase == "rollouts":
+                self.rollouts(st, upper, start + time_limit * _ROLLOUT_SHARE)
+                continue
+            self.node_cap = self.node_limit
+            if phase == "probe":
+                probe = self.nodes + _PROBE_NODES
+                self.node_cap = probe if self.node_limit is None else min(probe, self.node_limit)
+            try:
+                bound = self.dfs(st)
+            except _Abort as abort:
+                upper = min(upper, max(abort.upper, self.best))
+                if phase == "search" or self.out_of_nodes() or self.out_of_time():
+                    timed_out = True
+                    break
+            else:
+                upper = min(upper, max(bound, self.best))
+        return self.best, upper, timed_out
+
+    def rollouts(self, st: tuple, upper: int, until: float) -> None:
+        """Randomised greedy games (the policy, now and then its second or third choice),
+        each abandoned as soon as its bound cannot beat the best line: cheap lower bounds."""
+        deal = self.deal
+        rng = random.Random(20_240_917)
+        count = 0
+        while (
+            self.best < upper
+            and count < _ROLLOUTS
+            and time.perf_counter() < until
+            and not self.out_of_nodes()
+        ):
+            self.variant = count % 2
+            eps = _ROLLOUT_NOISE[count // 2 % len(_ROLLOUT_NOISE)]
+            count += 1
+            line = []
+            x = st
+            while x[END] is None:
+                moves = self.ordered_moves(x)
+                move = moves[0]
+                if len(moves) > 1 and rng.random() < eps:
+                    move = moves[1 + rng.randrange(min(2, len(moves) - 1))]
+                line.append(move)
+                x = _step(deal, x, *move)
+                self.nodes += 1
+                if self.upper(x) <= self.best:
+                    break
+            else:
+                value = _score(x)
+                if value > self.best:
+                    self.best = value
+                    self.best_line = line
+        self.variant = 0
+
+    def out_of_nodes(self) -> bool:
+        return self.node_limit is not None and self.nodes > self.node_limit
+
+    def out_of_time(self) -> bool:
+        return time.perf_counter() > self.deadline
 
     # -- search --------------------------------------------------------------------------------
 
     def key(self, st: tuple) -> tuple:
+        """The state up to equivalence: seats counted from the player to move; each hand as
+        the multiset of its needed identities plus its number of useless cards (all alike)."""
         turn, hands, nxt, fw, dead, tokens, fuses, end_turn, end = st
         deal = self.deal
         players = deal.players
         seat = turn % players
         suit = deal.suit
         rank = deal.rank
-        ident = deal.ident
-        parts = []
+        weight = self.weight
+        code = 0
         for k in range(players):
-            codes = []
+            code <<= 64
             for c in hands[(seat + k) % players]:
                 s = suit[c]
-                codes.append(ident[c] if fw[s] < rank[c] < dead[s] else -1)
-            codes.sort()
-            parts.append(tuple(codes))
-        return (tuple(parts), nxt, fw, tokens, fuses, -1 if end_turn is None else end_turn - turn)
+                if fw[s] < rank[c] < dead[s]:
+                    code += weight[c]
+                else:
+                    code += _JUNK_WEIGHT
+        return (code, nxt, fw, tokens, fuses, -1 if end_turn is None else end_turn - turn)
 
-    def dfs(self, st: tuple) -> int:
+    def held_of(self, hands: tuple) -> int:
+        """The identities in the hands, as a bitmask."""
+        bit = self.bit
+        held = 0
+        for h in hands:
+            for c in h:
+                held |= bit[c]
+        return held
+
+    def dominating_bound(self, base: tuple, stalls: int, known: int | None) -> int | None:
+        """The least bound stored for a state at least as good as ``base``: the same after
+        no clue (it allows more), with more fuses (a fuse only ever helps), or, before the
+        last draw, with a whole round of clues more (which can be spent to reach ``base``)."""
+        tt = self.tt
+        code, nxt, fw, tokens, fuses, left = base
+        better = []
+        if stalls:
+            better.append(base)
+        if fuses < self.deal.fuses:
+            better.append((code, nxt, fw, tokens, fuses + 1, left))
+        if left < 0 and self.round_of_clues:
+            step = self.deal.players
+            for more in range(tokens + step, MAX_CLUE_TOKENS + 1, step):
+                better.append((code, nxt, fw, more, fuses, left))
+        for other in better:
+            bound = tt.get((other, 0))
+            if bound is not None and (known is None or bound < known):
+                known = bound
+        return known
+
+    def dfs(self, st: tuple, stalls: int = 0) -> int:
         """An upper bound on the best final score from ``st`` (exact if above self.best on
         entry); raises _Abort at the limits."""
         self.nodes += 1
@@ -476,18 +722,24 @@ class _Solver:
                 self.best = v
                 self.best_line = self.path[:]
             return v
-        if not self.nodes & 1023 and (
-            time.perf_counter() > self.deadline
-            or (self.node_limit is not None and self.nodes > self.node_limit)
+        if (not self.nodes & 1023 and time.perf_counter() > self.deadline) or (
+            self.node_cap is not None and self.nodes > self.node_cap
         ):
             raise _Abort(self.upper(st))
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise _Abort(self.upper(st))
-        key = self.key(st)
-        known = self.tt.get(key)
+        if st[END_TURN] is not None:
+            stalls = 0
+        base = self.key(st)
+        key = (base, stalls)
+        tt = self.tt
+        if len(tt) > _TABLE_LIMIT:  # forgetting proved bounds is safe; it bounds memory
+            tt.clear()
+            self.upper_cache.clear()
+        known = tt.get(key)
+        if known is None or known > self.best:
+            known = self.dominating_bound(base, stalls, known)
         if known is not None and known <= self.best:
             return known
-        ub = self.upper(st)
+        ub = self.upper(st, self.held_of(st[HANDS]))
         if known is not None and known < ub:
             ub = known
         if ub <= self.best:
@@ -497,10 +749,15 @@ class _Solver:
         deal = self.deal
         path = self.path
         moves = self.ordered_moves(st)
+        if stalls and stalls == self.last_stall and st[TOKENS] + stalls < MAX_CLUE_TOKENS:
+            moves = [m for m in moves if m[0] != CLUE]
         for index, move in enumerate(moves):
             path.append(move)
             try:
-                v = self.dfs(_step(deal, st, *move))
+                if move[0] == CLUE:
+                    v = self.dfs(_step(deal, st, *move), min(stalls + 1, self.last_stall))
+                else:
+                    v = self.dfs(_step(deal, st, *move))
             except _Abort as abort:
                 rest = [self.upper(_step(deal, st, *m)) for m in moves[index + 1 :]]
                 raise _Abort(min(ub, max([result, abort.upper, *rest]))) from None
@@ -585,20 +842,8 @@ def best_score(
     deal = _Deal(state.options, state.deck)
     st = _from_engine(deal, state)
     solver = _Solver(deal, start + time_limit, node_limit)
-    upper = solver.upper(st)
-    lower, line = solver.greedy(st)
-    solver.best = lower
-    solver.best_line = line
-    timed_out = False
-    if lower < upper:
-        try:
-            bound = solver.dfs(st)
-        except _Abort as abort:
-            bound = abort.upper
-            timed_out = True
-        upper = min(upper, max(bound, solver.best))
-        lower = solver.best
-        line = solver.best_line
+    lower, upper, timed_out = solver.solve(st, start, time_limit)
+    line = solver.best_line
     actions, game = _engine_line(state, line)
     if not game.is_over or game.score != lower:
         raise LineMismatch(f"the line should end the game with {lower}; the engine says {game!r}")
