@@ -94,3 +94,22 @@ def test_no_analysis_while_the_game_goes_on(client, alice, bob):
     client.force_login(alice)
     assert client.get(f"/games/{game.pk}/analysis/").status_code == 404
     assert not Outbox.objects.filter(kind=Outbox.Kind.ANALYSIS).exists()
+
+
+def test_games_finished_before_the_analysis_existed_get_one(alice, bob):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("games.migrations.0008_analyse_finished_games")
+    old = play_to_the_end(start_game(alice, bob))
+    Outbox.objects.filter(kind=Outbox.Kind.ANALYSIS).delete()  # as before the analysis existed
+    new = play_to_the_end(start_game(alice, bob))
+    playing = start_game(alice, bob)
+
+    migration.schedule_missing_analyses(apps, None)
+    rows = Outbox.objects.filter(kind=Outbox.Kind.ANALYSIS)
+    assert sorted(row.payload["game"] for row in rows) == [old.pk, new.pk]
+    assert playing.pk not in {row.payload["game"] for row in rows}
+    analysed(old)
+    assert DealAnalysis.objects.filter(game=old).exists()
