@@ -504,20 +504,25 @@ def _replay_page(
     return render(request, template, context)
 
 
-@login_required
-@vary_on_headers("HX-Request")
-def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
-    game, seat = _game_for(request, game_id)
-    if not game.is_finished():
-        raise Http404("The replay opens when the game is over")
-    record = {
-        "title": f"Game {game.pk}",
+def _game_record(game: Game, title: str) -> dict:
+    """What _replay_page steps through, for a game of this site."""
+    return {
+        "title": title,
         "options": game.game_options,
         "deck_source": game.deck_source,
         "actions": list(game.moves.order_by("turn").values_list("action", flat=True)),
         "names": services.seat_names(game),
         "end": game.end,
     }
+
+
+@login_required
+@vary_on_headers("HX-Request")
+def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
+    game, seat = _game_for(request, game_id)
+    if not game.is_finished():
+        raise Http404("The replay opens when the game is over")
+    record = _game_record(game, f"Game {game.pk}")
     return _replay_page(
         request,
         record,
@@ -555,14 +560,7 @@ def moderator_turn_view(request: HttpRequest, game_id: int, turn: int) -> HttpRe
         )
     if game.status == Game.Status.OPEN:
         raise Http404("The cards are not dealt yet")
-    record = {
-        "title": f"Game {game.pk}: moderator's view",
-        "options": game.game_options,
-        "deck_source": game.deck_source,
-        "actions": list(game.moves.order_by("turn").values_list("action", flat=True)),
-        "names": services.seat_names(game),
-        "end": game.end,
-    }
+    record = _game_record(game, f"Game {game.pk}: moderator's view")
     back = reverse("admin:games_game_change", args=[game.pk])
     return _replay_page(
         request, record, turn, "admin:games_game_turn", [game.pk], {"back_url": back}
