@@ -4,9 +4,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_the_quick_run_of_the_paper_benchmark():
     done = subprocess.run(
         [sys.executable, "bench/paper.py", "--quick"],

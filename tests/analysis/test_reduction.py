@@ -267,10 +267,12 @@ def test_dp_on_one_clause(seed: int) -> None:
     dp_decides(random_formula(random.Random(seed), 3, 1))
 
 
+@pytest.mark.slow
 def test_dp_on_the_figures_formula() -> None:
     dp_decides(FIGURE_FORMULA)
 
 
+@pytest.mark.slow
 def test_dp_on_an_unsatisfiable_formula() -> None:
     """All eight sign patterns over x1, x2, x3: the smallest unsatisfiable formula of this kind."""
     clauses = tuple(
@@ -282,6 +284,7 @@ def test_dp_on_an_unsatisfiable_formula() -> None:
     dp_decides(formula)
 
 
+@pytest.mark.slow
 def test_the_exact_search_decides_larger_random_formulas() -> None:
     """Beyond the DP's reach (v >= 4), the exact solitaire search -- checked against brute
     force and the DP on small instances -- wins the reduction's instance exactly when the

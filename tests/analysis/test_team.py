@@ -174,6 +174,7 @@ def _check_line(state, result: TeamResult) -> None:
     assert result.lower <= result.upper
 
 
+@pytest.mark.slow
 def test_exact_on_random_endgames_against_the_engine():
     rng = random.Random(2024)
     checked = hard = 0
@@ -233,14 +234,14 @@ def test_random_deals_are_solved_and_lines_replay(options):
     assert result.exact
 
 
-def test_a_standard_deck_is_typically_solved_to_25_quickly():
+def test_a_standard_deck_is_typically_solved_to_25():
+    # How fast: bench/team_analysis.py (a test asserting seconds fails on a busy machine).
     options = GameOptions(3)
     wins = 0
     for seed in range(10):
         result = analyse_deal(options, new_deck(options, seed), time_limit=5)
         assert result.exact
         wins += result.lower == 25
-        assert result.seconds < 2
     assert wins >= 9
 
 

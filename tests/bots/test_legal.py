@@ -1,6 +1,8 @@
 """The bot always returns a legal action, whatever the options, and never plays a card it
 knows cannot be played."""
 
+import pytest
+
 from games.bots import choose_action
 from games.engine import Play, new_game, view_for
 from tests.bots.helpers import ALL_OPTIONS
@@ -15,6 +17,7 @@ def _unplayable_for_sure(view: dict, card_id: int) -> bool:
     return all(int(code[1]) != heights[code[0]] + 1 for code in card["possible_counted"])
 
 
+@pytest.mark.slow
 def test_self_play_over_every_option_is_legal_and_never_plays_a_known_dud():
     turns = 0
     for index, options in enumerate(ALL_OPTIONS * 2):

@@ -2,11 +2,14 @@
 
 import json
 
+import pytest
+
 from games.bots.__main__ import main
 from games.bots.selfplay import selfplay
 from games.engine import GameOptions
 
 
+@pytest.mark.slow
 def test_three_bots_average_at_least_18_without_strike_outs():
     run = selfplay(GameOptions(players=3), games=200, seed=2024)
     assert run.games == 200
