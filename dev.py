@@ -3,9 +3,11 @@
 
     python3 dev.py run     install, migrate, create the demo account, then start
                            the web server, a Celery worker and beat (Ctrl-C stops all)
-    python3 dev.py test    install what the tests need and run the whole suite
-                           (extra arguments go to pytest)
+    python3 dev.py test    install what the tests need (chromium too, as root with
+                           apt-get) and run the whole suite (extra arguments go to pytest)
     python3 dev.py check   lint, format check, Django's checks, no missing migration
+
+`run` serves on WEB_PORT (default 8000) and sets SITE_URL, the address in emails, to match.
 
 Both are safe to run again: every step is idempotent.
 """
@@ -14,12 +16,16 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 TOOLS = ROOT / "var" / "tools"
 DEMO_EMAIL = "demo@example.com"
 DEMO_PASSWORD = "hanabi-demo"
+# Where the browser tests look for chromium (tests/conftest.py reads the same variable).
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+BROWSER_TESTS = ROOT / "tests" / "browser"
 
 
 def find_or_install_uv() -> str:
@@ -40,18 +46,72 @@ def uv(*args: str, env: dict[str, str]) -> None:
     subprocess.run([UV, *args], cwd=ROOT, env=env, check=True)
 
 
-def base_env() -> dict[str, str]:
-    env = dict(os.environ)
+def base_env(environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    env = dict(environ)
     # Use the Python that runs this script: nothing is downloaded.
     env.setdefault("UV_PYTHON", sys.executable)
     env.setdefault("UV_PYTHON_DOWNLOADS", "never")
     return env
 
 
-def run() -> None:
-    env = base_env()
+def run_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """DEBUG on, the web server's port, and SITE_URL at that port unless it is given: emails
+    link to SITE_URL, so they must follow WEB_PORT."""
+    env = base_env(environ)
     env.setdefault("DEBUG", "true")
     env.setdefault("WEB_PORT", "8000")
+    env.setdefault("SITE_URL", f"http://127.0.0.1:{env['WEB_PORT']}")
+    return env
+
+
+def check_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The settings refuse to load without SECRET_KEY unless DEBUG is on: a fresh clone has
+    none, so check the development settings as `run` does. CI sets SECRET_KEY, and so
+    checks the production settings."""
+    env = base_env(environ)
+    if not env.get("SECRET_KEY"):
+        env.setdefault("DEBUG", "true")
+    return env
+
+
+def selects_browser_tests(pytest_args: list[str]) -> bool:
+    """Whether a run may include tests/browser/: yes unless the arguments name test paths
+    and none of them is in or above tests/browser/."""
+    paths = []
+    for arg in pytest_args:
+        path = ROOT / arg.split("::")[0]
+        if not arg.startswith("-") and path.exists():
+            paths.append(path.resolve())
+    return not paths or any(
+        path == BROWSER_TESTS or path in BROWSER_TESTS.parents or BROWSER_TESTS in path.parents
+        for path in paths
+    )
+
+
+def ensure_chromium(env: Mapping[str, str]) -> None:
+    """Install Debian's chromium for the browser tests when it is missing and this process
+    may (root, with apt-get), as .ci/run does; otherwise pytest skips only those tests and
+    its summary says how many."""
+    chromium = env.get("CHROMIUM_PATH", DEFAULT_CHROMIUM)
+    if Path(chromium).exists():
+        return
+    is_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    if chromium != DEFAULT_CHROMIUM or not is_root or not shutil.which("apt-get"):
+        print(f"chromium not found at {chromium}: the browser tests will be skipped", flush=True)
+        return
+    print(f"chromium not found at {chromium}: installing Debian's chromium", flush=True)
+    apt_env = {**env, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (
+        ["apt-get", "update", "-q"],
+        ["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium"],
+    ):
+        if subprocess.run(command, env=apt_env).returncode != 0:
+            print("installing chromium failed: the browser tests will be skipped", flush=True)
+            return
+
+
+def run() -> None:
+    env = run_env(os.environ)
     uv("sync", "--locked", env=env)
     uv("run", "python", "manage.py", "migrate", "--no-input", env=env)
     uv("run", "python", "manage.py", "ensure_demo_user", DEMO_EMAIL, DEMO_PASSWORD, env=env)
@@ -70,12 +130,14 @@ def run() -> None:
 def test(pytest_args: list[str]) -> None:
     env = base_env()
     uv("sync", "--locked", env=env)
+    if selects_browser_tests(pytest_args):
+        ensure_chromium(env)
     result = subprocess.run([UV, "run", "pytest", *pytest_args], cwd=ROOT, env=env)
     sys.exit(result.returncode)
 
 
 def check() -> None:
-    env = base_env()
+    env = check_env(os.environ)
     uv("sync", "--locked", env=env)
     uv("run", "ruff", "check", ".", env=env)
     uv("run", "ruff", "format", "--check", ".", env=env)

@@ -1,19 +1,23 @@
 """Shared fixtures, and the markers that say which real services a test needs.
 
 A test marked `postgres` or `redis` is skipped, with the reason shown, when that service
-is not configured (the embedded default). Under CI (CI=true) nothing is skipped for
-this reason: a missing service must fail the run, not hide it.
+is not configured (the embedded default); every test under tests/browser/ is marked
+`browser` and skipped when chromium is missing, and the summary says how many were. Under
+CI (CI=true) nothing is skipped for this reason: a missing service must fail the run, not
+hide it.
 """
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 
 from accounts.models import User
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 
 
 def _database_vendor() -> str:
@@ -28,7 +32,9 @@ def _missing_services() -> dict[str, str]:
     if not settings.REDIS_URL:
         missing["redis"] = "needs Redis: set REDIS_URL=redis://…"
     if not shutil.which(CHROMIUM):
-        missing["browser"] = f"needs Debian's chromium at {CHROMIUM} (apt install chromium)"
+        missing["browser"] = (
+            f"chromium not found at {CHROMIUM} (apt install chromium, or set CHROMIUM_PATH)"
+        )
     return missing
 
 
@@ -52,7 +58,11 @@ def pytest_report_header(config) -> list[str]:
     ]
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
     if os.environ.get("CI"):
         return
     missing = _missing_services()
@@ -60,6 +70,22 @@ def pytest_collection_modifyitems(config, items) -> None:
         for marker, reason in missing.items():
             if marker in item.keywords:
                 item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    missing = _missing_services()
+    if os.environ.get("CI") or "browser" not in missing:
+        return
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if "browser" in report.keywords
+    ]
+    if skipped:
+        tests = "test" if len(skipped) == 1 else "tests"
+        terminalreporter.write_line(
+            f"{len(skipped)} browser {tests} skipped: {missing['browser']}", yellow=True
+        )
 
 
 # Personas: alice creates games, bob and carol play with her, mallory plays in none.

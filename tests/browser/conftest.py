@@ -1,4 +1,8 @@
-"""Real-browser tests: Playwright for Python driving Debian's chromium."""
+"""Real-browser tests: Playwright for Python driving Debian's chromium.
+
+tests/conftest.py marks every test in this folder `browser` and skips them when chromium
+is missing (CHROMIUM_PATH, default /usr/bin/chromium), except under CI.
+"""
 
 import os
 from collections.abc import Iterator
@@ -14,11 +18,6 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results"
 # Playwright's sync API runs an event loop in this thread; Django would otherwise refuse
 # the test's own database queries as "called from an async context".
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-def pytest_collection_modifyitems(items) -> None:
-    for item in items:
-        item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")

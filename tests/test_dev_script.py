@@ -1,0 +1,106 @@
+"""dev.py, the newcomer's entry point: the environment it gives `run`, `check` and `test`."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import dev
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_run_serves_on_8000_and_emails_link_there_by_default():
+    env = dev.run_env({})
+    assert env["DEBUG"] == "true"
+    assert env["WEB_PORT"] == "8000"
+    assert env["SITE_URL"] == "http://127.0.0.1:8000"
+
+
+def test_emails_follow_web_port():
+    assert dev.run_env({"WEB_PORT": "8123"})["SITE_URL"] == "http://127.0.0.1:8123"
+
+
+def test_a_given_site_url_is_kept():
+    env = dev.run_env({"WEB_PORT": "8123", "SITE_URL": "https://hanabi.example.org"})
+    assert env["SITE_URL"] == "https://hanabi.example.org"
+
+
+def test_check_without_secret_key_checks_the_development_settings():
+    assert dev.check_env({})["DEBUG"] == "true"
+    assert dev.check_env({"DEBUG": "false", "SECRET_KEY": ""})["DEBUG"] == "false"
+
+
+def test_check_with_secret_key_checks_the_production_settings():
+    # .ci/run sets SECRET_KEY: its check must load the settings production loads.
+    assert "DEBUG" not in dev.check_env({"SECRET_KEY": "x" * 50})
+
+
+def test_django_check_passes_on_a_fresh_clone():
+    fresh = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("SECRET_KEY", "DEBUG", "PYTEST_VERSION", "DJANGO_SETTINGS_MODULE")
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=dev.check_env(fresh),
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_chromium_is_installed_only_for_runs_that_may_reach_the_browser_tests():
+    assert dev.selects_browser_tests([])
+    assert dev.selects_browser_tests(["-x", "-m", "not slow"])
+    assert dev.selects_browser_tests(["tests"])
+    assert dev.selects_browser_tests(["tests/browser"])
+    assert dev.selects_browser_tests(["tests/engine", "tests/browser/conftest.py::x"])
+    assert not dev.selects_browser_tests(["tests/engine"])
+    assert not dev.selects_browser_tests(["tests/test_dev_script.py::test_x", "-q"])
+
+
+class Commands:
+    """Stands in for subprocess.run: records each command, succeeds."""
+
+    def __init__(self):
+        self.run = []
+
+    def __call__(self, command, **kwargs):
+        self.run.append(command)
+        return subprocess.CompletedProcess(command, 0)
+
+
+def test_chromium_is_installed_with_apt_get_when_missing_and_root(monkeypatch, tmp_path, capsys):
+    commands = Commands()
+    monkeypatch.setattr(dev, "DEFAULT_CHROMIUM", str(tmp_path / "chromium"))
+    monkeypatch.setattr(dev.subprocess, "run", commands)
+    monkeypatch.setattr(dev.os, "geteuid", lambda: 0, raising=False)
+    monkeypatch.setattr(dev.shutil, "which", lambda name: f"/usr/bin/{name}")
+    dev.ensure_chromium({})
+    assert commands.run == [
+        ["apt-get", "update", "-q"],
+        ["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium"],
+    ]
+    assert "installing Debian's chromium" in capsys.readouterr().out
+
+
+def test_without_root_chromium_is_not_installed_and_the_run_says_so(monkeypatch, tmp_path, capsys):
+    commands = Commands()
+    monkeypatch.setattr(dev, "DEFAULT_CHROMIUM", str(tmp_path / "chromium"))
+    monkeypatch.setattr(dev.subprocess, "run", commands)
+    monkeypatch.setattr(dev.os, "geteuid", lambda: 1000, raising=False)
+    dev.ensure_chromium({})
+    assert commands.run == []
+    assert "the browser tests will be skipped" in capsys.readouterr().out
+
+
+def test_an_existing_chromium_is_used_as_it_is(monkeypatch, tmp_path):
+    commands = Commands()
+    chromium = tmp_path / "chromium"
+    chromium.touch()
+    monkeypatch.setattr(dev.subprocess, "run", commands)
+    dev.ensure_chromium({"CHROMIUM_PATH": str(chromium)})
+    assert commands.run == []
