@@ -6,7 +6,9 @@ no server installed. Production sets DATABASE_URL, REDIS_URL, EMAIL_URL, SECRET_
 SITE_URL and ALLOWED_HOSTS.
 """
 
+import logging
 import os
+import re
 from pathlib import Path
 
 import environ
@@ -197,9 +199,46 @@ if not DEBUG and not RUNNING_TESTS:
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# The development server logs every request, and an open turn page polls every 5 seconds
+# (a 204 while nothing changed): about 100 lines a minute that say nothing. Those are
+# dropped; a poll that finds a change, and every other request, is still logged.
+_quiet_poll = re.compile(r"GET /games/\d+/poll/[?\s]")
+
+
+def is_not_a_quiet_poll(record: logging.LogRecord) -> bool:
+    if getattr(record, "status_code", None) != 204 or not record.args:
+        return True
+    return not _quiet_poll.match(str(record.args[0]))
+
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "drop_quiet_polls": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": is_not_a_quiet_poll,
+        },
+    },
+    "formatters": {
+        # As Django's default for runserver's request lines.
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
+    },
+    "loggers": {
+        "django.server": {
+            "handlers": ["django.server"],
+            "filters": ["drop_quiet_polls"],
+            "level": "INFO",
+            "propagate": False,
+        },
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
