@@ -11,8 +11,10 @@ a pair of bounds, ``lower <= best <= upper``, found by an exact search that stop
 before it is returned (a disagreement is a bug: ``LineMismatch``).
 
 Pure Python, no Django. The rules engine (``games.engine``) stays the authority: the search
-runs on a compact copy of its rules (``_step``), which the tests compare with the engine
-action by action on random games of every variant.
+runs on a compact model of the game (``_legal``, ``_step``) that asks the engine's rule
+predicates (``games.engine.rules``: ``may_discard``, ``may_clue_someone``, ``fits_firework``,
+``game_end``...) on its own compact states, and the tests compare it with the engine action
+by action on random games of every variant.
 
 The compact model
 -----------------
@@ -120,7 +122,15 @@ from dataclasses import dataclass, field
 from games.engine.actions import Clue, Discard, Play, action_to_dict
 from games.engine.cards import MAX_RANK
 from games.engine.options import MAX_CLUE_TOKENS, GameOptions
-from games.engine.state import End, GameState, new_game
+from games.engine.rules import (
+    fits_firework,
+    five_returns_token,
+    game_end,
+    last_round_ends_at,
+    may_clue_someone,
+    may_discard,
+)
+from games.engine.state import GameState, new_game
 
 PLAY, DISCARD, CLUE = 0, 1, 2
 _NO_CARD = -1  # the card id of a clue move
@@ -130,7 +140,6 @@ _ROLLOUTS = 20_000  # at most, of those games
 _PROBE_NODES = 3000  # the short search before them
 _TABLE_LIMIT = 3_000_000  # transposition table entries (a few hundred bytes each)
 _ROLLOUT_NOISE = (0.03, 0.06, 0.1, 0.2)  # chances of not taking the policy's first choice
-_LOSING = frozenset({End.STRIKEOUT, End.DEFEAT_LOST_CARD, End.DEFEAT_NO_ACTION})
 
 # A compact state is a plain tuple:
 # (turn, hands, nxt, fireworks, dead, tokens, fuses, end_turn, end)
@@ -147,12 +156,12 @@ class _Deal:
     """What is fixed for one deal: the options and each card's identity."""
 
     __slots__ = (
+        "options",
         "players",
         "hand_size",
         "num_suits",
         "max_score",
         "until_perfect",
-        "empty_clues",
         "fuses",
         "n",
         "suit",
@@ -163,12 +172,12 @@ class _Deal:
     )
 
     def __init__(self, options: GameOptions, deck: Sequence) -> None:
+        self.options = options
         self.players = options.players
         self.hand_size = options.hand_size
         self.num_suits = options.num_suits
         self.max_score = options.max_score
         self.until_perfect = options.until_perfect
-        self.empty_clues = options.empty_clues
         self.fuses = options.fuses
         self.n = len(deck)
         self.suit = tuple(card[0] for card in deck)
@@ -208,42 +217,24 @@ def _from_engine(deal: _Deal, state: GameState) -> tuple:
 
 def _score(st: tuple) -> int:
     end = st[END]
-    if end is not None and end in _LOSING:
+    if end is not None and end.lost:
         return 0
     return sum(st[FW])
-
-
-def _can_act(deal: _Deal, hands: tuple, seat: int, tokens: int) -> bool:
-    if hands[seat]:
-        return True
-    if tokens == 0:
-        return False
-    if deal.empty_clues:
-        return True
-    return any(hand for other, hand in enumerate(hands) if other != seat)
-
-
-def _clue_legal(deal: _Deal, hands: tuple, seat: int, tokens: int) -> bool:
-    if tokens == 0:
-        return False
-    if deal.empty_clues:
-        return True
-    return any(hand for other, hand in enumerate(hands) if other != seat)
 
 
 def _legal(deal: _Deal, st: tuple) -> list[tuple[int, int]]:
     """Every legal move of the compact model: (PLAY, id), (DISCARD, id), (CLUE, -1).
 
     All the engine's clues are one move here: with every card known they change nothing but
-    the clue tokens."""
+    the clue tokens, and one is open exactly when ``may_clue_someone`` says so."""
     if st[END] is not None:
         return []
     seat = st[TURN] % deal.players
     hand = st[HANDS][seat]
     moves = [(PLAY, cid) for cid in hand]
-    if st[TOKENS] < MAX_CLUE_TOKENS:
+    if may_discard(st[TOKENS]):
         moves += [(DISCARD, cid) for cid in hand]
-    if _clue_legal(deal, st[HANDS], seat, st[TOKENS]):
+    if may_clue_someone(deal.options, st[HANDS], seat, st[TOKENS]):
         moves.append((CLUE, _NO_CARD))
     return moves
 
@@ -259,9 +250,9 @@ def _step(deal: _Deal, st: tuple, kind: int, cid: int) -> tuple:
         s = deal.suit[cid]
         r = deal.rank[cid]
         hand = tuple([c for c in hands[seat] if c != cid])
-        if kind == PLAY and fw[s] == r - 1:
+        if kind == PLAY and fits_firework(fw[s], r):
             fw = fw[:s] + (r,) + fw[s + 1 :]
-            if r == MAX_RANK and tokens < MAX_CLUE_TOKENS:
+            if five_returns_token(r, tokens):
                 tokens += 1
         else:
             if kind == PLAY:
@@ -277,29 +268,20 @@ def _step(deal: _Deal, st: tuple, kind: int, cid: int) -> tuple:
         if nxt < deal.n:
             hand = (nxt,) + hand
             nxt += 1
-            if nxt == deal.n and not deal.until_perfect:
-                end_turn = turn + 1 + players
+            if nxt == deal.n:
+                end_turn = last_round_ends_at(deal.options, turn)
         hands = hands[:seat] + (hand,) + hands[seat + 1 :]
     turn += 1
-    # the engine's endings, in the engine's order
-    if fuses == 0:
-        end = End.STRIKEOUT
-    else:
-        score = sum(fw)
-        end = None
-        if score == deal.max_score:
-            end = End.PERFECT
-        elif deal.until_perfect:
-            if sum(dead) - len(dead) < deal.max_score:
-                end = End.DEFEAT_LOST_CARD
-            elif not _can_act(deal, hands, turn % players, tokens):
-                end = End.DEFEAT_NO_ACTION
-        elif end_turn is not None and turn >= end_turn:
-            end = End.LAST_ROUND
-        elif sum(dead) - len(dead) == score:
-            end = End.NO_MORE_POINTS
-        elif not hands[turn % players] and not _can_act(deal, hands, turn % players, tokens):
-            end = End.DEFEAT_NO_ACTION
+    end = game_end(
+        deal.options,
+        fuses_left=fuses,
+        score=sum(fw),
+        reachable=sum(dead) - len(dead),
+        last_round_over=end_turn is not None and turn >= end_turn,
+        hands=hands,
+        mover=turn % players,
+        clue_tokens=tokens,
+    )
     return (turn, hands, nxt, fw, dead, tokens, fuses, end_turn, end)
 
 
@@ -488,7 +470,7 @@ class _Solver:
                     junk = c
                 continue
             seen.add(i)
-            if r == fw[s] + 1:
+            if fits_firework(fw[s], r):
                 plays.append(c)
             if i in elsewhere:
                 free.append(c)
@@ -501,8 +483,8 @@ class _Solver:
             if len(plays) > 1:
                 plays.sort(key=lambda c: self._play_priority(c, st))
             moves += [(PLAY, c) for c in plays]
-        can_discard = tokens < MAX_CLUE_TOKENS
-        clue = _clue_legal(deal, hands, seat, tokens)
+        can_discard = may_discard(tokens)
+        clue = may_clue_someone(deal.options, hands, seat, tokens)
         if can_discard and junk is not None:
             moves.append((DISCARD, junk))
             if clue:
@@ -563,7 +545,7 @@ class _Solver:
     def _play_priority(self, c: int, st: tuple) -> tuple:
         deal = self.deal
         r = deal.rank[c]
-        bonus = r == MAX_RANK and st[TOKENS] < MAX_CLUE_TOKENS
+        bonus = five_returns_token(r, st[TOKENS])
         unlocks = False
         if r < MAX_RANK:
             successor = deal.ident[c] + 1

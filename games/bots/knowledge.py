@@ -8,14 +8,15 @@ them and when, the fireworks, the discard pile), so every player, bot or human, 
 same conclusions, and a clue giver can predict exactly how a clue will be read.
 
 Identities are small ints, ``suit * 5 + rank - 1``, and sets of identities are int bitmasks,
-as in the engine.
+as in the engine. The rules themselves (the deal, what a clue touches) are the engine's
+(``games.engine.rules``): nothing here restates one.
 """
 
 from __future__ import annotations
 
 import functools
 
-from games.engine import GameOptions
+from games.engine import GameOptions, clue_touch_mask, dealt_hands
 from games.engine.cards import (
     MAX_RANK,
     RANK_MASK,
@@ -53,21 +54,12 @@ class Variant:
         self.options = options
         self.players = options.players
         self.num_suits = options.num_suits
-        self.hand_size = options.hand_size
         self.copies = copies_per_identity(options.multicolour)
         self.all_mask = sum(SUIT_MASK[: self.num_suits])
-        self.colour_touch: dict[str, int] = {}
-        for colour in options.clue_colours:
-            touch = SUIT_MASK[SUIT_INDEX[colour]]
-            if options.wild_multicolour:
-                touch |= SUIT_MASK[SUIT_INDEX["multicolour"]]
-            self.colour_touch[colour] = touch
 
     def touch_mask(self, colour: str | None, rank: int | None) -> int:
-        """The identities a clue touches."""
-        if colour is not None:
-            return self.colour_touch[colour]
-        return RANK_MASK[rank]
+        """The identities a clue touches (the engine's rule, wild multicolour included)."""
+        return clue_touch_mask(self.options, colour, rank)
 
 
 @functools.lru_cache(maxsize=64)
@@ -189,11 +181,8 @@ class Table:
         self.players = var.players
         self.me: int = view["viewer"]
         self.board = Board(var)
-        size = var.hand_size
-        # The deal: seat 0 takes cards 0..size-1, and so on; the newest card is slot 1.
-        self.hands: list[list[int]] = [
-            list(range(seat * size + size - 1, seat * size - 1, -1)) for seat in range(var.players)
-        ]
+        # The hands as dealt; replaying the history below moves them on to now.
+        self.hands: list[list[int]] = dealt_hands(self.options)
         self.info: dict[int, CardInfo] = {
             cid: CardInfo(var.all_mask) for hand in self.hands for cid in hand
         }

@@ -167,7 +167,7 @@ class Policy:
         table = self.table
         hand = table.hands[self.me]
         beliefs = {cid: self.belief(cid, self.me) for cid in hand}
-        can_clue = table.clue_tokens > 0 and bool(self.legal["clues"])
+        can_clue = bool(self.legal["clues"])  # the engine's view lists none without a token
         can_discard = bool(self.legal["discard"])
 
         if self.final_round:

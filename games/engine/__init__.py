@@ -1,5 +1,9 @@
 """The rules of Hanabi as this project plays them (shared/RULES.md). Pure Python, no Django.
 
+Each rule is one named function in rules.py (``may_discard``, ``may_clue``,
+``clue_touch_mask``...); the state, the per-seat views (perspectives.py), the bots and the
+analysis all ask those.
+
 Typical use::
 
     options = GameOptions(players=3, multicolour=1)
@@ -32,10 +36,27 @@ from .hanablive import (
 from .history import describe, end_text, history_text
 from .knowledge import clue_notes, possible_counted, possible_identities, visible_counts
 from .options import MAX_CLUE_TOKENS, MULTICOLOUR_VARIANTS, GameOptions, InvalidOptions
+from .perspectives import event_dict, finished_view, spectator_view, view_for
 from .record import GameRecord, RecordError, from_record, to_record
+from .rules import (
+    End,
+    clue_touch_mask,
+    dealt_hands,
+    fits_firework,
+    five_returns_token,
+    game_end,
+    has_legal_action,
+    holds_card,
+    last_round_ends_at,
+    may_clue,
+    may_clue_player,
+    may_clue_someone,
+    may_discard,
+    may_give_clue_touching,
+    may_name_colour,
+)
 from .shuffle import SplitMix64, new_deck, seating_order
-from .state import End, Event, GameState, InvalidDeck, new_game, rating_word, replay
-from .views import event_dict, finished_view, spectator_view, view_for
+from .state import Event, GameState, InvalidDeck, new_game, rating_word, replay
 
 __all__ = [
     "MAX_CLUE_TOKENS",
@@ -65,14 +86,28 @@ __all__ = [
     "action_text",
     "action_to_dict",
     "clue_notes",
+    "clue_touch_mask",
+    "dealt_hands",
     "deck_composition",
     "describe",
     "end_text",
     "event_dict",
     "finished_view",
+    "fits_firework",
+    "five_returns_token",
     "from_hanablive",
     "from_record",
+    "game_end",
+    "has_legal_action",
     "history_text",
+    "holds_card",
+    "last_round_ends_at",
+    "may_clue",
+    "may_clue_player",
+    "may_clue_someone",
+    "may_discard",
+    "may_give_clue_touching",
+    "may_name_colour",
     "new_deck",
     "new_game",
     "possible_counted",

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from .cards import SUITS
 from .options import MAX_CLUE_TOKENS
-from .state import End, Event, GameState, rating_word
+from .rules import End
+from .state import Event, GameState, rating_word
 
 
 def player_name(names: Sequence[str] | None, seat: int) -> str:

@@ -1,4 +1,4 @@
-"""The state of a game, the rules that change it, and how a game ends and scores.
+"""The state of a game and how actions change it; the rules themselves are in rules.py.
 
 ``GameState.apply(action)`` checks the action against every rule first and raises
 IllegalAction (changing nothing) if it breaks one; otherwise it changes the state **in place**
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from typing import NamedTuple
 
 from .actions import (
@@ -34,8 +33,8 @@ from .actions import (
 from .cards import (
     IDENTITIES,
     MAX_RANK,
-    MULTICOLOUR,
     RANK_MASK,
+    RANKS,
     SUIT_INDEX,
     SUIT_MASK,
     SUITS,
@@ -43,38 +42,23 @@ from .cards import (
     copies_per_identity,
 )
 from .options import MAX_CLUE_TOKENS, GameOptions
+from .rules import (
+    LOSING_ENDS,
+    End,
+    clue_touch_mask,
+    dealt_hands,
+    fits_firework,
+    five_returns_token,
+    game_end,
+    holds_card,
+    last_round_ends_at,
+    may_clue,
+    may_clue_player,
+    may_discard,
+    may_give_clue_touching,
+    may_name_colour,
+)
 from .shuffle import new_deck
-
-
-class End(StrEnum):
-    """How a game ended. The value is the stable string stored and exported."""
-
-    STRIKEOUT = "strikeout"  # the last fuse burned: lost, score 0
-    PERFECT = "perfect"  # every firework complete: maximum score (victory until perfect)
-    LAST_ROUND = "last_round"  # the round after the last card was drawn is over
-    NO_MORE_POINTS = "no_more_points"  # no remaining card can still raise the score
-    DEFEAT_LOST_CARD = "defeat_lost_card"  # until perfect: a card the display needs is gone
-    DEFEAT_NO_ACTION = "defeat_no_action"  # until perfect: a player can neither act nor pass
-
-    @property
-    def lost(self) -> bool:
-        """True for the endings that score 0."""
-        return self in _LOSING_ENDS
-
-    @property
-    def text(self) -> str:
-        return _END_TEXT[self]
-
-
-_LOSING_ENDS = frozenset({End.STRIKEOUT, End.DEFEAT_LOST_CARD, End.DEFEAT_NO_ACTION})
-_END_TEXT = {
-    End.STRIKEOUT: "the last fuse burned",
-    End.PERFECT: "every firework is complete",
-    End.LAST_ROUND: "the last round is over",
-    End.NO_MORE_POINTS: "no remaining card can raise the score",
-    End.DEFEAT_LOST_CARD: "a card the display needed is lost, so it can no longer be perfect",
-    End.DEFEAT_NO_ACTION: "a player had no card and no clue token, and nobody may pass",
-}
 
 
 class Event(NamedTuple):
@@ -162,8 +146,7 @@ class _Rules(NamedTuple):
 
     num_suits: int
     max_score: int
-    hand_size: int
-    colour_touch: tuple[int, ...]  # identities each colour clue touches (0: not clueable)
+    clue_touch: dict[tuple[str | None, int | None], int]  # (colour, rank) of each clue: touch
     clueable: tuple[tuple[int, int], ...]  # (suit index, touch mask) of each clue colour
     variant_mask: int  # every identity in this variant's deck
     copies: tuple[int, ...]  # copies of each identity
@@ -171,18 +154,16 @@ class _Rules(NamedTuple):
 
 @functools.lru_cache(maxsize=64)
 def _rules(options: GameOptions) -> _Rules:
-    touch = [0] * len(SUITS)
-    for colour in options.clue_colours:
-        c = SUIT_INDEX[colour]
-        touch[c] = SUIT_MASK[c]
-        if options.wild_multicolour:
-            touch[c] |= SUIT_MASK[MULTICOLOUR]
+    # What rules.py says of every clue this game's players may give, worked out once per
+    # options value for the hot paths (legal_actions, apply).
+    colours = [colour for colour in SUITS if may_name_colour(options, colour)]
+    clue_touch = {(colour, None): clue_touch_mask(options, colour=colour) for colour in colours}
+    clue_touch.update({(None, rank): clue_touch_mask(options, rank=rank) for rank in RANKS})
     return _Rules(
         num_suits=options.num_suits,
         max_score=options.max_score,
-        hand_size=options.hand_size,
-        colour_touch=tuple(touch),
-        clueable=tuple((c, mask) for c, mask in enumerate(touch) if mask),
+        clue_touch=clue_touch,
+        clueable=tuple((SUIT_INDEX[colour], clue_touch[colour, None]) for colour in colours),
         variant_mask=sum(SUIT_MASK[: options.num_suits]),
         copies=copies_per_identity(options.multicolour),
     )
@@ -203,7 +184,7 @@ class GameState:
         "_rank",
         "_ident",
         "_bit",
-        "_colour_touch",
+        "_clue_touch",
         "_clueable",
         "_variant_mask",
         # changing
@@ -242,23 +223,18 @@ class GameState:
         self.options = options
         self.seed = seed
         self.deck = deck
-        self.players = n = options.players
+        self.players = options.players
         self.num_suits = rules.num_suits
         self.max_score = rules.max_score
         self._suit = tuple([card[0] for card in deck])
         self._rank = tuple([card[1] for card in deck])
         self._ident = ident = tuple([suit * MAX_RANK + rank - 1 for suit, rank in deck])
         self._bit = tuple([1 << i for i in ident])
-        self._colour_touch = rules.colour_touch
+        self._clue_touch = rules.clue_touch
         self._clueable = rules.clueable
         self._variant_mask = rules.variant_mask
-        size = rules.hand_size
-        # Seat 0 takes a full hand first. The newest card is slot 1 (index 0), so each dealt
-        # hand lists its cards last-dealt first.
-        self._hands = [
-            list(range(seat * size + size - 1, seat * size - 1, -1)) for seat in range(n)
-        ]
-        self._next = n * size
+        self._hands = dealt_hands(options)
+        self._next = sum(map(len, self._hands))
         self._fireworks = [0] * rules.num_suits
         self.clue_tokens = MAX_CLUE_TOKENS
         self.fuses_left = options.fuses
@@ -298,7 +274,7 @@ class GameState:
     @property
     def score(self) -> int:
         """The score: the fireworks' total, or 0 after a losing ending."""
-        if self.end is not None and self.end in _LOSING_ENDS:
+        if self.end is not None and self.end in LOSING_ENDS:
             return 0
         return self._score
 
@@ -414,43 +390,33 @@ class GameState:
 
     def clue_touches(self, target: int, colour: str | None = None, rank: int | None = None):
         """Ids of the cards in ``target``'s hand that the clue would touch."""
-        touch = self._clue_touch_mask(colour, rank)
+        touch = clue_touch_mask(self.options, colour, rank)
         bit = self._bit
         return tuple(cid for cid in self._hands[target] if bit[cid] & touch)
 
-    def _clue_touch_mask(self, colour: str | None, rank: int | None) -> int:
-        if colour is not None:
-            c = SUIT_INDEX[colour]
-            touch = self._colour_touch[c]
-            if not touch:
-                if c >= self.num_suits:
-                    raise IllegalAction(f"there is no {colour} suit in this game")
-                raise IllegalAction(
-                    "nobody can clue multicolour with wild multicolour: "
-                    "every colour clue touches multicolour cards"
-                )
-            return touch
-        return RANK_MASK[rank]
-
     def legal_actions(self) -> list[Action]:
-        """Every legal action for the player whose turn it is: plays, discards, clues."""
+        """Every legal action for the player whose turn it is: plays, discards, clues
+        (each allowed by the predicates of rules.py)."""
         if self.end is not None:
             return []
         seat = self.turn % self.players
         hand = self._hands[seat]
         actions: list[Action] = [PLAYS[cid] for cid in hand]
-        if self.clue_tokens < MAX_CLUE_TOKENS:
+        if may_discard(self.clue_tokens):
             actions += [DISCARDS[cid] for cid in hand]
-        if self.clue_tokens > 0:
+        if may_clue(self.clue_tokens):
             self._add_legal_clues(seat, actions)
         return actions
 
     def _add_legal_clues(self, seat: int, actions: list[Action]) -> None:
-        empty_ok = self.options.empty_clues
+        # Asked once, not per clue (this is a hot path): if a clue touching nothing is
+        # allowed, every clue is; otherwise a clue must touch a card.
+        empty_ok = may_give_clue_touching(0, self.options)
         bit = self._bit
         colours = self._clueable
-        for target in range(self.players):
-            if target == seat:
+        players = self.players
+        for target in range(players):
+            if not may_clue_player(seat, target, players):
                 continue
             present = 0
             for cid in self._hands[target]:
@@ -467,25 +433,22 @@ class GameState:
     def possible_clues(self, giver: int) -> list[tuple[Clue, tuple[int, ...]]]:
         """Every clue ``giver`` could give if it were their turn and a token were available,
         with the ids each would touch (clues touching nothing only with empty clues)."""
-        empty_ok = self.options.empty_clues
+        options = self.options
         bit = self._bit
-        touch_of_colour = self._colour_touch
+        players = self.players
         result = []
-        for target in range(self.players):
-            if target == giver:
+        for target in range(players):
+            if not may_clue_player(giver, target, players):
                 continue
             hand = self._hands[target]
-            present = 0
-            for cid in hand:
-                present |= bit[cid]
-            for c, touch in enumerate(touch_of_colour):
-                if touch and (empty_ok or present & touch):
-                    touched = tuple(cid for cid in hand if bit[cid] & touch)
+            for c, touch in self._clueable:
+                touched = tuple(cid for cid in hand if bit[cid] & touch)
+                if may_give_clue_touching(len(touched), options):
                     result.append((COLOUR_CLUES[target][c], touched))
             for r in range(1, MAX_RANK + 1):
                 touch = RANK_MASK[r]
-                if empty_ok or present & touch:
-                    touched = tuple(cid for cid in hand if bit[cid] & touch)
+                touched = tuple(cid for cid in hand if bit[cid] & touch)
+                if may_give_clue_touching(len(touched), options):
                     result.append((RANK_CLUES[target][r], touched))
         return result
 
@@ -524,18 +487,21 @@ class GameState:
 
     def _clue(self, action: Clue) -> Event:
         seat = self.turn % self.players
-        if self.clue_tokens == 0:
+        if not may_clue(self.clue_tokens):
             raise IllegalAction("no clue token is available")
         target = action.target
-        if target >= self.players:
-            raise IllegalAction(f"there is no player {target + 1} in this game")
-        if target == seat:
+        if not may_clue_player(seat, target, self.players):
+            if target >= self.players:
+                raise IllegalAction(f"there is no player {target + 1} in this game")
             raise IllegalAction("a player cannot clue themselves")
-        touch = self._clue_touch_mask(action.colour, action.rank)
+        touch = self._clue_touch.get((action.colour, action.rank))
+        if touch is None:
+            # Not a clue anyone may give in this game: clue_touch_mask raises and says why.
+            touch = clue_touch_mask(self.options, action.colour, action.rank)
         hand = self._hands[target]
         bit = self._bit
         touched = tuple(cid for cid in hand if bit[cid] & touch)
-        if not touched and not self.options.empty_clues:
+        if not may_give_clue_touching(len(touched), self.options):
             raise IllegalAction("a clue must touch at least one card (empty clues are off)")
         masks = self._masks
         miss = ~touch
@@ -565,9 +531,9 @@ class GameState:
     def _play_or_discard(self, cid: int, is_play: bool) -> Event:
         seat = self.turn % self.players
         hand = self._hands[seat]
-        if cid not in hand:
+        if not holds_card(hand, cid):
             raise IllegalAction(f"card {cid} is not in your hand")
-        if not is_play and self.clue_tokens >= MAX_CLUE_TOKENS:
+        if not is_play and not may_discard(self.clue_tokens):
             raise IllegalAction(
                 f"all {MAX_CLUE_TOKENS} clue tokens are available, so nobody may discard"
             )
@@ -577,12 +543,12 @@ class GameState:
         placed = None
         bonus = False
         if is_play:
-            placed = self._fireworks[suit] == self._rank[cid] - 1
+            placed = fits_firework(self._fireworks[suit], self._rank[cid])
             if placed:
                 self._fireworks[suit] += 1
                 self._score += 1
                 self._played.append(cid)
-                if self._rank[cid] == MAX_RANK and self.clue_tokens < MAX_CLUE_TOKENS:
+                if five_returns_token(self._rank[cid], self.clue_tokens):
                     self.clue_tokens += 1
                     bonus = True
             else:
@@ -598,9 +564,8 @@ class GameState:
             drawn = self._next
             self._next += 1
             hand.insert(0, drawn)
-            if self._next == len(self.deck) and not self.options.until_perfect:
-                # Every player, this one included, takes exactly one more turn.
-                self.end_turn = self.turn + 1 + self.players
+            if self._next == len(self.deck):
+                self.end_turn = last_round_ends_at(self.options, self.turn)
         return _new_event(
             (
                 self.turn,
@@ -631,33 +596,16 @@ class GameState:
         self._max_reach = total
 
     def _check_end(self) -> None:
-        # When one action meets several endings, the first listed wins: the last fuse,
-        # then a complete display, then (until perfect) a lost card before a stuck player,
-        # or (otherwise) the end of the last round before "nothing left to play for".
-        if self.fuses_left == 0:
-            self.end = End.STRIKEOUT
-        elif self._score == self.max_score:
-            self.end = End.PERFECT
-        elif self.options.until_perfect:
-            if self._max_reach < self.max_score:
-                self.end = End.DEFEAT_LOST_CARD
-            elif not self._can_act(self.turn % self.players):
-                self.end = End.DEFEAT_NO_ACTION
-        elif self.end_turn is not None and self.turn >= self.end_turn:
-            self.end = End.LAST_ROUND
-        elif self._max_reach == self._score:
-            self.end = End.NO_MORE_POINTS
-        elif not self._can_act(self.turn % self.players):
-            self.end = End.DEFEAT_NO_ACTION  # cannot happen without until perfect; kept safe
-
-    def _can_act(self, seat: int) -> bool:
-        if self._hands[seat]:
-            return True
-        if self.clue_tokens == 0:
-            return False
-        if self.options.empty_clues:
-            return True
-        return any(hand for other, hand in enumerate(self._hands) if other != seat)
+        self.end = game_end(
+            self.options,
+            fuses_left=self.fuses_left,
+            score=self._score,
+            reachable=self._max_reach,
+            last_round_over=self.end_turn is not None and self.turn >= self.end_turn,
+            hands=self._hands,
+            mover=self.turn % self.players,
+            clue_tokens=self.clue_tokens,
+        )
 
     # -- simulation -----------------------------------------------------------------------------
 
@@ -674,7 +622,7 @@ class GameState:
         new._rank = self._rank
         new._ident = self._ident
         new._bit = self._bit
-        new._colour_touch = self._colour_touch
+        new._clue_touch = self._clue_touch
         new._clueable = self._clueable
         new._variant_mask = self._variant_mask
         new._hands = [hand[:] for hand in self._hands]

@@ -1,4 +1,4 @@
-"""What each person may see of a game, as JSON-able dicts.
+"""What each person may see of a game (their perspective on it), as JSON-able dicts.
 
 * ``view_for(state, seat)``: a player's view. Other hands with their cards' identities; the
   player's own cards as ids with clue knowledge only. **No identity of an own card and nothing
@@ -22,6 +22,7 @@ from .cards import SUIT_LETTERS, SUITS, identity_code
 from .history import describe, end_text, player_name
 from .knowledge import ClueNote, clue_notes, identities_of, possible_counted, visible_counts
 from .options import MAX_CLUE_TOKENS
+from .rules import may_clue, may_discard
 from .state import Event, GameState, rating_word
 
 
@@ -144,9 +145,10 @@ def view_for(state: GameState, seat: int, names: Sequence[str] | None = None) ->
 
 
 def _legal_for(state: GameState, seat: int) -> dict:
+    """The actions open to ``seat``, by the same predicates (rules.py) as legal_actions."""
     hand = list(state.hand(seat))
     clues = []
-    if state.clue_tokens > 0:
+    if may_clue(state.clue_tokens):
         for clue, touched in state.possible_clues(seat):
             option = {"target": clue.target, "touches": list(touched)}
             if clue.colour is not None:
@@ -156,7 +158,7 @@ def _legal_for(state: GameState, seat: int) -> dict:
             clues.append(option)
     return {
         "play": hand,
-        "discard": hand if state.clue_tokens < MAX_CLUE_TOKENS else [],
+        "discard": hand if may_discard(state.clue_tokens) else [],
         "clues": clues,
     }
 

@@ -1,4 +1,5 @@
-"""What each player knows (RULES.md), the views built on it, and the history in words."""
+"""What each player knows (RULES.md), the per-seat views built on it (perspectives.py), and the
+history in words."""
 
 import json
 
