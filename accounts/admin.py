@@ -1,11 +1,8 @@
-from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
 from accounts.models import User
-from games import services
-from games.admin import ModeratedAdmin, ReasonForm, moderation_action
 
 
 class UserChangeFormByEmail(UserChangeForm):
@@ -20,16 +17,8 @@ class UserCreationFormByEmail(AdminUserCreationForm):
         fields = ("email", "display_name")
 
 
-class SuspendForm(ReasonForm):
-    days = forms.TypedChoiceField(
-        label="For",
-        choices=[(1, "1 day"), (7, "1 week"), (30, "30 days"), (365, "1 year")],
-        coerce=int,
-    )
-
-
 @admin.register(User)
-class UserAdmin(ModeratedAdmin, DjangoUserAdmin):
+class UserAdmin(DjangoUserAdmin):
     form = UserChangeFormByEmail
     add_form = UserCreationFormByEmail
     list_display = (
@@ -41,16 +30,6 @@ class UserAdmin(ModeratedAdmin, DjangoUserAdmin):
         "date_joined",
     )
     list_filter = ("is_staff", "is_superuser", "is_active")
-    actions = ["suspend"]
-
-    suspend = moderation_action(
-        "Suspend (with a reason; they are told by email)",
-        lambda user, moderator, reason, days: services.suspend_user(
-            user.pk, moderator, reason, days
-        ),
-        form_class=SuspendForm,
-    )
-
     search_fields = ("email", "display_name")
     ordering = ("email",)
     fieldsets = (

@@ -1,17 +1,14 @@
-import logging
 import zoneinfo
 from functools import cache
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth.forms import BaseUserCreationForm, PasswordResetForm
-from django.urls import reverse
 
-from accounts import emails
 from accounts.models import User
+from outbox.delivery import schedule
+from outbox.models import Outbox
 
-logger = logging.getLogger(__name__)
 
 EMAIL_TAKEN = "An account with this email address already exists."
 
@@ -86,7 +83,7 @@ class LoginLinkForm(forms.Form):
 
 
 class EmailedPasswordResetForm(PasswordResetForm):
-    """Django's reset form, sending its email through `accounts.emails` with an
+    """Django's reset form, its email sent through the outbox (accounts/emails.py) with an
     absolute link built from SITE_URL."""
 
     email = forms.EmailField(
@@ -104,12 +101,5 @@ class EmailedPasswordResetForm(PasswordResetForm):
         to_email: str,
         html_email_template_name: str | None = None,
     ) -> None:
-        path = reverse(
-            "accounts:password_reset_confirm",
-            kwargs={"uidb64": context["uid"], "token": context["token"]},
-        )
-        try:
-            emails.send_password_reset(context["user"], settings.SITE_URL + path)
-        except Exception:
-            # Like Django's own form: the page must not tell whether the address exists.
-            logger.exception("Failed to send password reset email to user %s", context["user"].pk)
+        # The token is made when the email is sent (accounts/emails.py), never stored.
+        schedule(Outbox.Kind.PASSWORD_RESET, {"user": context["user"].pk})

@@ -13,9 +13,11 @@ from django.urls import reverse_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import emails, links, unsubscribe
+from accounts import links, unsubscribe
 from accounts.forms import EMAIL_TAKEN, LoginLinkForm, ProfileForm, SignupForm
 from accounts.models import User
+from outbox.delivery import schedule
+from outbox.models import Outbox
 
 logger = logging.getLogger(__name__)
 
@@ -57,16 +59,13 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def _send_login_link(email: str, next_path: str) -> None:
+    """An outbox row, so that the page reads the same (and as fast) whether or not the
+    account exists, and a mail failure is retried rather than shown."""
     user = User.objects.filter(email__iexact=email, is_active=True).first()
     if user is None:
         return
-    url = links.login_url(user, next_path or resolve_url(settings.LOGIN_REDIRECT_URL))
-    try:
-        emails.send_login_link(user, url, valid_minutes=links.LOGIN_LINK_MAX_AGE // 60)
-    except Exception:
-        # The page must read the same whether or not the account exists, so a mail
-        # failure is logged here rather than shown.
-        logger.exception("Failed to send a login link to user %s", user.pk)
+    next_path = next_path or resolve_url(settings.LOGIN_REDIRECT_URL)
+    schedule(Outbox.Kind.LOGIN_LINK, {"user": user.pk, "next": next_path})
 
 
 @require_http_methods(["GET", "POST"])

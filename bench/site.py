@@ -227,13 +227,13 @@ def session_of(user) -> str:
 def started_game(players: list, moves: int = 0) -> BenchGame:
     """A two-player game created, joined and started through the services, then `moves`
     moves into play."""
-    from games import services
     from games.engine import action_to_dict
     from games.models import Game
+    from games.services import lobby, play
 
-    game = services.create_game(players[0], OPTIONS, Game.Visibility.INVITE)
-    services.join_game(game.pk, players[1], game.invite_code)
-    game = services.start_game(game.pk, players[0])
+    game = lobby.create_game(players[0], OPTIONS, Game.Visibility.INVITE)
+    lobby.join_game(game.pk, players[1], game.invite_code)
+    game = lobby.start_game(game.pk, players[0])
     # The start shuffles the players into their seats.
     users_by_seat = [seat.user for seat in game.seats.select_related("user").order_by("position")]
     state = new_game(OPTIONS, seed=game.seed)
@@ -241,7 +241,7 @@ def started_game(players: list, moves: int = 0) -> BenchGame:
     for _ in range(moves):
         action = next_action(state, rng)
         user = users_by_seat[state.current_seat]
-        services.submit_action(game.pk, user, action_to_dict(action), state.turn)
+        play.submit_action(game.pk, user, action_to_dict(action), state.turn)
         state.apply(action)
     sessions = [session_of(user) for user in users_by_seat]
     return BenchGame(game.pk, game.seed, sessions, state.current_seat)

@@ -5,7 +5,7 @@ figures.
     .venv/bin/python bench/sweep.py --sizes 1000,10000 --json
 
 The point it shows: the sweep's cost does not grow with the number of games that are not
-overdue, because `services.overdue_games(now)` (the query the sweep runs every minute) is a
+overdue, because `clock.overdue_games(now)` (the query the sweep runs every minute) is a
 range scan of the partial index `game_overdue` (turn_deadline, only for games in play with a
 deadline), which stops after the overdue entries.
 
@@ -20,12 +20,12 @@ What it does:
    overdue (deadlines spread over the next 7 days) through --sizes, running ANALYZE after
    each step as autovacuum eventually would.
 3. At each size measures, each as the median of --repeat runs:
-   * `overdue_games`: `services.overdue_games(now)` through the ORM, as the sweep calls it;
+   * `overdue_games`: `clock.overdue_games(now)` through the ORM, as the sweep calls it;
    * index scan: the same SQL sent directly (what PostgreSQL itself spends);
    * seq scan: the same SQL with index scans turned off for the transaction, for contrast:
      what the sweep would cost without the index;
-   and the whole `games.tasks.sweep()` (median of --sweeps runs), which times out every
-   overdue game through `services.time_out` (a cautious move each); the overdue games are
+   and the whole `games.tasks.sweep_deadlines()` (median of --sweeps runs), which times out every
+   overdue game through `clock.time_out` (a cautious move each); the overdue games are
    put back to their overdue turn 0 between runs. It checks that every run timed out all
    of them, and counts the SQL queries of one sweep. Then, with no game overdue, the idle
    sweep that beat runs every minute (the query and the outbox's due rows, nothing to do).
@@ -168,7 +168,8 @@ def put_back_overdue(ids: list[int]) -> None:
     """Undo a sweep: the overdue games back at turn 0, past their deadline."""
     from django.db import transaction
 
-    from games.models import Game, Move, Outbox, Seat
+    from games.models import Game, Move, Seat
+    from outbox.models import Outbox
 
     with transaction.atomic():
         Move.objects.filter(game_id__in=ids).delete()
@@ -210,14 +211,14 @@ def median_ms(function, repeat: int) -> float:
 
 
 def the_sweeps_query(now) -> str:
-    """The SQL that services.overdue_games(now) sends, exactly as sent."""
+    """The SQL that clock.overdue_games(now) sends, exactly as sent."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import services
+    from games.services import clock
 
     with CaptureQueriesContext(connection) as captured:
-        services.overdue_games(now)
+        clock.overdue_games(now)
     (query,) = captured.captured_queries
     return query["sql"]
 
@@ -243,17 +244,18 @@ def measure_size(args, size: int, overdue_ids: list[int]) -> dict:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from games import services, tasks
+    from games import tasks
     from games.models import Game, MadeBy, Move
+    from games.services import clock
 
     now = timezone.now()
-    found = services.overdue_games(now)
+    found = clock.overdue_games(now)
     if sorted(game_id for game_id, _ in found) != sorted(overdue_ids):
         raise SystemExit(f"overdue_games found {len(found)} games, not the {len(overdue_ids)}")
     sql = the_sweeps_query(now)
     playing = Game.objects.filter(status=Game.Status.PLAYING).count()
 
-    query_ms = median_ms(lambda: services.overdue_games(now), args.repeat)
+    query_ms = median_ms(lambda: clock.overdue_games(now), args.repeat)
     index_ms = median_ms(lambda: run_sql(sql), args.repeat)
     seq_ms = median_ms(lambda: run_sql(sql, seq_scan=True), max(args.repeat // 10, 5))
     plan = explain(sql)
@@ -266,17 +268,17 @@ def measure_size(args, size: int, overdue_ids: list[int]) -> dict:
         put_back_overdue(overdue_ids)
         start = time.perf_counter()
         with CaptureQueriesContext(connection) as captured:
-            result = tasks.sweep()
+            result = tasks.sweep_deadlines()
         sweep_times.append(time.perf_counter() - start)
         sweep_queries = len(captured.captured_queries)
         sweep_sql_times.append(sum(float(query["time"]) for query in captured.captured_queries))
         timed_out = Move.objects.filter(game_id__in=overdue_ids, made_by=MadeBy.TIMEOUT).count()
-        if result["timed_out"] != len(overdue_ids) or timed_out != len(overdue_ids):
+        if result != len(overdue_ids) or timed_out != len(overdue_ids):
             raise SystemExit(f"sweep run {run} timed out {timed_out} games: {result}")
     # Now no game is overdue: what the sweep costs every minute when there is nothing to do.
-    if tasks.sweep()["timed_out"]:
+    if tasks.sweep_deadlines():
         raise SystemExit("a sweep found overdue games after the overdue ones were timed out")
-    idle_ms = median_ms(tasks.sweep, max(args.repeat // 4, 5))
+    idle_ms = median_ms(tasks.sweep_deadlines, max(args.repeat // 4, 5))
     put_back_overdue(overdue_ids)
 
     return {

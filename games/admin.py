@@ -1,43 +1,13 @@
+"""The games in the admin, for reading: games with their seats, moves and chat, filters that
+find games by player, variant, age and wait. Moderators' actions on them are added by
+moderation/admin.py."""
+
 from datetime import timedelta
 
-from django import forms
-from django.contrib import admin, messages
-from django.shortcuts import render
-from django.urls import path, reverse
+from django.contrib import admin
 from django.utils import timezone
-from django.utils.html import format_html
 
-from games import services, views
-from games.models import (
-    ChatMessage,
-    Game,
-    ImportedReplay,
-    Invitation,
-    ModeratorAction,
-    Move,
-    Outbox,
-    Report,
-    Seat,
-)
-
-
-class ReasonForm(forms.Form):
-    reason = forms.CharField(label="Why", max_length=500, widget=forms.Textarea)
-
-
-class ReplaceSeatForm(ReasonForm):
-    position = forms.TypedChoiceField(
-        label="Seat", choices=[(n, f"Seat {n + 1}") for n in range(6)], coerce=int
-    )
-    email = forms.EmailField(
-        label="Give it to (email address)", required=False, help_text="Empty: a bot takes it."
-    )
-
-
-class ExtendForm(ReasonForm):
-    hours = forms.IntegerField(
-        label="Give the current turn this many more hours", min_value=1, max_value=24 * 7
-    )
+from games.models import ChatMessage, Game, ImportedReplay, Invitation, Move, Seat
 
 
 class WaitingForMoveFilter(admin.SimpleListFilter):
@@ -59,54 +29,6 @@ class WaitingForMoveFilter(admin.SimpleListFilter):
             return queryset
         since = timezone.now() - timedelta(days=days)
         return queryset.filter(status=Game.Status.PLAYING, turn_started_at__lt=since)
-
-
-class ModeratedAdmin(admin.ModelAdmin):
-    """Admin actions of moderators: each asks why, then acts through games.services, which
-    checks the permission again and writes the audit log."""
-
-    def has_moderate_permission(self, request) -> bool:
-        return services.is_moderator(request.user)
-
-    def with_reason(self, request, queryset, title: str, perform, form_class=None):
-        """Ask why (and whatever else form_class asks), then perform(item, moderator,
-        reason, **other fields) for each selected item."""
-        form_class = form_class or ReasonForm
-        if "apply" in request.POST:
-            form = form_class(request.POST)
-            if form.is_valid():
-                fields = dict(form.cleaned_data)
-                reason = fields.pop("reason")
-                for item in queryset:
-                    try:
-                        perform(item, request.user, reason, **fields)
-                    except services.GameError as error:
-                        self.message_user(request, f"{item}: {error}", messages.WARNING)
-                    else:
-                        self.message_user(request, f"{item}: done.")
-                return None
-        else:
-            form = form_class()
-        context = {
-            **self.admin_site.each_context(request),
-            "title": title,
-            "queryset": queryset,
-            "form": form,
-            "action": request.POST["action"],
-            "opts": self.model._meta,
-        }
-        return render(request, "admin/games/reason.html", context)
-
-
-def moderation_action(title: str, perform, form_class=None):
-    """An admin action for moderators: ask why (and what form_class asks), then call
-    perform(item, moderator, reason, **the form's other fields) for each selected item."""
-
-    @admin.action(description=title, permissions=["moderate"])
-    def action(modeladmin: ModeratedAdmin, request, queryset):
-        return modeladmin.with_reason(request, queryset, title, perform, form_class)
-
-    return action
 
 
 class SeatInline(admin.TabularInline):
@@ -145,7 +67,7 @@ class ChatInline(ReadOnlyInline):
 
 
 @admin.register(Game)
-class GameAdmin(ModeratedAdmin):
+class GameAdmin(admin.ModelAdmin):
     list_display = (
         "pk",
         "status",
@@ -179,7 +101,6 @@ class GameAdmin(ModeratedAdmin):
         "seats__user__display_name",
     )
     readonly_fields = (
-        "cards",
         "player_count",
         "variant",
         "invite_code",
@@ -187,57 +108,8 @@ class GameAdmin(ModeratedAdmin):
         "started_at",
         "finished_at",
     )
-    exclude = ("seed", "deck")  # the deck is shown only through `cards`, to those who may
+    exclude = ("seed", "deck")  # a deal is shown only to moderators who may (may_inspect)
     inlines = [SeatInline, MoveInline, ChatInline]
-    actions = ["extend", "clear_deadline", "pause", "resume", "replace_seat", "abort"]
-
-    def get_urls(self):
-        turn_view = self.admin_site.admin_view(views.moderator_turn_view)
-        return [
-            path("<int:game_id>/turn/<int:turn>/", turn_view, name="games_game_turn"),
-            *super().get_urls(),
-        ]
-
-    @admin.display(description="cards")
-    def cards(self, game: Game) -> str:
-        if game.pk is None or game.status == Game.Status.OPEN:
-            return "Not dealt yet."
-        return format_html(
-            '<a href="{}">Every hand, turn by turn</a> (from the deal) · '
-            '<a href="{}">now (turn {})</a>',
-            reverse("admin:games_game_turn", args=[game.pk, 0]),
-            reverse("admin:games_game_turn", args=[game.pk, game.turn]),
-            game.turn,
-        )
-
-    extend = moderation_action(
-        "Give the current turn more time",
-        lambda game, user, reason, hours: services.extend_deadline(game.pk, user, hours, reason),
-        form_class=ExtendForm,
-    )
-    clear_deadline = moderation_action(
-        "Clear the current turn's deadline",
-        lambda game, user, reason: services.moderate_clear_deadline(game.pk, user, reason),
-    )
-    pause = moderation_action(
-        "Pause the game (no deadline runs)",
-        lambda game, user, reason: services.moderate_pause(game.pk, user, reason),
-    )
-    resume = moderation_action(
-        "Resume the game (a fresh deadline)",
-        lambda game, user, reason: services.moderate_resume(game.pk, user, reason),
-    )
-    replace_seat = moderation_action(
-        "Give a seat to another player or a bot",
-        lambda game, user, reason, position, email: services.replace_seat(
-            game.pk, user, reason, position, email
-        ),
-        form_class=ReplaceSeatForm,
-    )
-    abort = moderation_action(
-        "Abort the game",
-        lambda game, user, reason: services.moderate_abort(game.pk, user, reason),
-    )
 
 
 @admin.register(Move)
@@ -246,13 +118,6 @@ class MoveAdmin(admin.ModelAdmin):
     list_filter = ("made_by",)
     raw_id_fields = ("game",)
     list_select_related = ("game",)
-
-
-@admin.register(Outbox)
-class OutboxAdmin(admin.ModelAdmin):
-    list_display = ("pk", "kind", "due_at", "claimed_at", "done_at", "attempts", "last_error")
-    list_filter = ("kind", ("done_at", admin.EmptyFieldListFilter))
-    search_fields = ("payload",)
 
 
 @admin.register(Invitation)
@@ -273,47 +138,9 @@ class ImportedReplayAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ModeratedAdmin):
+class ChatMessageAdmin(admin.ModelAdmin):
     list_display = ("pk", "game", "author", "text", "created_at", "hidden_at")
     list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
     list_select_related = ("game", "author")
     raw_id_fields = ("game", "author")
     search_fields = ("text", "author__email", "author__display_name")
-    actions = ["hide"]
-
-    hide = moderation_action(
-        "Hide the message",
-        lambda message, user, reason: services.hide_message(message.pk, user, reason),
-    )
-
-
-@admin.register(Report)
-class ReportAdmin(ModeratedAdmin):
-    list_display = ("pk", "status", "game", "reporter", "reported_user", "reason", "created_at")
-    list_filter = ("status",)
-    list_select_related = ("game", "reporter", "reported_user")
-    raw_id_fields = ("game", "reporter", "reported_user", "message")
-    search_fields = ("reason", "reporter__email", "reported_user__email")
-    actions = ["resolve"]
-
-    resolve = moderation_action(
-        "Resolve the report, with a note",
-        lambda report, user, note: services.resolve_report(report.pk, user, note),
-    )
-
-
-@admin.register(ModeratorAction)
-class ModeratorActionAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "moderator", "description", "game", "user", "reason")
-    list_filter = ("action",)
-    list_select_related = ("moderator", "game", "user")
-    raw_id_fields = ("moderator", "game", "user")
-
-    def has_add_permission(self, request) -> bool:
-        return False  # the log is written by the actions themselves
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

@@ -1,13 +1,9 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
 
 
 class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        # Registers the outbox handlers.
-        from games import hindsight, notifications  # noqa: F401
-        from games.moderators import ensure_moderators_group
-
-        post_migrate.connect(ensure_moderators_group, sender=self)
+        # Registers the handlers of the outbox rows this app writes.
+        from games import emails, hindsight, tasks  # noqa: F401

@@ -3,13 +3,14 @@ row written when the game ends) and shown on the game's replay pages."""
 
 from django.conf import settings
 
-from games import outbox
 from games.analysis.deal import analyse
 from games.engine import history_text, replay
-from games.models import DealAnalysis, Game, Outbox
+from games.models import DealAnalysis, Game
+from outbox.models import Outbox
+from outbox.registry import handler
 
 
-@outbox.handler(Outbox.Kind.ANALYSIS)
+@handler(Outbox.Kind.ANALYSIS)
 def analyse_finished_game(row: Outbox) -> None:
     game = Game.objects.get(pk=row.payload["game"])
     if DealAnalysis.objects.filter(game=game).exists():

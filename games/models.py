@@ -1,17 +1,19 @@
-"""Games, their seats and moves, and the outbox of side effects.
+"""Games, their seats, moves and chat, invitations, imported replays and deal analyses.
 
 A game's state is never stored: the engine rebuilds it from (options, seed, moves). What
 is stored on Game is a summary (turn, whose turn, score, …) so that list pages are cheap.
 """
 
 import secrets
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 
-from games.engine import GameOptions
+from games.engine import GameOptions, GameState, end_text, rating_word, replay
+from games.errors import GameError
 
 
 def new_seed() -> int:
@@ -40,6 +42,25 @@ class TimeoutPolicy(models.TextChoices):
 class ChatPolicy(models.TextChoices):
     AFTER = "after", "Only after the game ends (the rules forbid table talk)"
     DURING = "during", "During the game too"
+
+
+class GameQuerySet(models.QuerySet):
+    def locked(self, game_id: int) -> "Game":
+        """The game, locked until the transaction ends (call inside transaction.atomic):
+        two requests about one game are applied one after the other, never both."""
+        try:
+            return self.select_for_update().get(pk=game_id)
+        except self.model.DoesNotExist:
+            raise GameError("There is no such game.") from None
+
+    def waiting_on(self, user) -> "GameQuerySet":
+        """Games in play whose current turn is this person's (not a bot's in their seat)."""
+        return self.filter(
+            status=Game.Status.PLAYING,
+            seats__user=user,
+            seats__is_bot=False,
+            seats__position=F("current_seat"),
+        ).order_by("turn_deadline", "pk")
 
 
 class Game(models.Model):
@@ -97,6 +118,8 @@ class Game(models.Model):
         max_length=10, choices=ChatPolicy.choices, default=ChatPolicy.AFTER
     )
 
+    objects = GameQuerySet.as_manager()
+
     class Meta:
         permissions = [("moderate_game", "Can moderate games, chat and reports")]
         indexes = [
@@ -142,9 +165,31 @@ class Game(models.Model):
         """What the engine deals from: the explicit deck if there is one, else the seed."""
         return self.deck if self.deck is not None else self.seed
 
-    @property
-    def players(self) -> int:
-        return self.options["players"]
+    def load_state(self, moves: list["Move"] | None = None) -> GameState:
+        """The engine's state of a started game, rebuilt from its options, deck and moves."""
+        if moves is None:
+            moves = list(self.moves.order_by("turn"))
+        return replay(self.game_options, self.deck_source, [move.action for move in moves])
+
+    def seat_names(self) -> list[str]:
+        """Display names by seat position."""
+        return [seat.name for seat in self.seats.select_related("user").order_by("position")]
+
+    def seat_of(self, user) -> "Seat | None":
+        if not user.is_authenticated:
+            return None
+        return self.seats.filter(user=user).first()
+
+    def outcome(self, state: GameState) -> dict:
+        """The final score, its rating word and how the game ended, in words. A game ended
+        by its timeout policy ends in a way the rules do not know, and scores 0."""
+        return outcome(state, self.end)
+
+    def deadline_from(self, start: datetime) -> datetime | None:
+        """When a turn starting at `start` must be played by (none when paused or untimed)."""
+        if not self.turn_time_limit or self.is_paused():
+            return None
+        return start + timedelta(hours=self.turn_time_limit)
 
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
@@ -164,6 +209,21 @@ class Game(models.Model):
         if self.status == self.Status.PLAYING:
             return self.chat_policy == ChatPolicy.DURING
         return True
+
+
+def outcome(state: GameState, end: str = "") -> dict:
+    """The final score, its rating word and how the game ended, in words. `end` is the
+    recorded ending, which may be one the rules do not know (a timeout: it scores 0)."""
+    if end == Game.TIMED_OUT:
+        score, text = 0, "Time ran out on a turn, and the game ended: it scores 0."
+    else:
+        score, text = state.score, end_text(state)
+    return {
+        "score": score,
+        "max_score": state.max_score,
+        "rating": rating_word(score, state.options),
+        "text": text,
+    }
 
 
 class Seat(models.Model):
@@ -200,6 +260,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.position + 1} of game {self.game_id}: {self.name}"
+
+    @property
+    def is_free(self) -> bool:
+        """Nobody sits here yet, neither a person nor a bot."""
+        return self.user_id is None and not self.is_bot
 
     @property
     def name(self) -> str:
@@ -249,71 +314,6 @@ class ChatMessage(models.Model):
         return f"{self.author} in game {self.game_id}: {self.text[:40]}"
 
 
-class Report(models.Model):
-    """A player asks the moderators to look at a message, a player or a game."""
-
-    class Status(models.TextChoices):
-        OPEN = "open", "open"
-        RESOLVED = "resolved", "resolved"
-
-    reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
-    )
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reports")
-    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, null=True, blank=True)
-    reported_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="reports_against",
-    )
-    reason = models.CharField(max_length=1000)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    note = models.TextField(blank=True, help_text="The moderator's note on the resolution.")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        indexes = [
-            models.Index(fields=["created_at"], name="report_open", condition=Q(status="open")),
-        ]
-
-    def __str__(self) -> str:
-        return f"report {self.pk} on game {self.game_id} by {self.reporter}"
-
-
-class ModeratorAction(models.Model):
-    """The audit log: every moderator action, who did it, when, to what, and why."""
-
-    moderator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderator_actions"
-    )
-    action = models.CharField(max_length=30)
-    description = models.CharField(
-        max_length=200, help_text="What players see, e.g. 'extended the deadline by 24 hours'."
-    )
-    reason = models.CharField(max_length=500)
-    game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="moderator_actions"
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="moderated",
-        help_text="The user acted upon, if any.",
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["game", "created_at"], name="modaction_by_game")]
-
-    def __str__(self) -> str:
-        return f"{self.moderator} {self.description}"
-
-
 class Invitation(models.Model):
     """An invitation sent by email; the email carries the game's invite link."""
 
@@ -346,51 +346,6 @@ class ImportedReplay(models.Model):
 
     def __str__(self) -> str:
         return f"imported replay {self.pk} ({', '.join(self.player_names)})"
-
-
-class Outbox(models.Model):
-    """A side effect to carry out after the transaction that caused it commits.
-
-    Written in the same transaction as the change; a Celery task claims the row and does
-    the work; the sweep re-enqueues rows that are due and unclaimed, so a broker outage or
-    a crashed worker delays the work and never loses it.
-    """
-
-    class Kind(models.TextChoices):
-        INVITATION = "invitation", "invitation email"
-        YOUR_TURN = "your_turn", "your-turn email"
-        REMINDER = "reminder", "deadline reminder email"
-        GAME_OVER = "game_over", "game-over email"
-        DIGEST = "digest", "daily digest email"
-        BOT_MOVE = "bot_move", "a bot's move"
-        SUSPENDED = "suspended", "suspension email"
-        ANALYSIS = "analysis", "hindsight analysis of a finished game's deal"
-
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    payload = models.JSONField(default=dict)
-    dedupe_key = models.CharField(
-        max_length=100, blank=True, help_text="When set, one row per kind and key, ever."
-    )
-    due_at = models.DateTimeField()
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    done_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name_plural = "outbox"
-        indexes = [
-            models.Index(fields=["due_at"], name="outbox_pending", condition=Q(done_at=None)),
-        ]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["kind", "dedupe_key"], name="outbox_dedupe", condition=~Q(dedupe_key="")
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.kind} #{self.pk}"
 
 
 class DealAnalysis(models.Model):

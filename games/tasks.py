@@ -1,5 +1,5 @@
-"""Celery tasks: thin wrappers that call games.services or games.outbox. Arguments are JSON
-(ids, not objects), and every task is safe to run twice."""
+"""Celery tasks of the games app, and the outbox handler of a bot's move: thin wrappers that
+call games.services. Arguments are JSON (ids, not objects), and each is safe to run twice."""
 
 import logging
 
@@ -7,8 +7,9 @@ from celery import shared_task
 from django.utils import timezone
 
 from accounts.models import User
-from games import outbox, services
-from games.models import Outbox
+from games.services import announce, clock, play
+from outbox.models import Outbox
+from outbox.registry import handler
 
 logger = logging.getLogger(__name__)
 
@@ -19,30 +20,24 @@ def ping(token: str) -> str:
     return token
 
 
-@shared_task
-def run_outbox(row_id: int) -> bool:
-    return outbox.run(row_id)
+@handler(Outbox.Kind.BOT_MOVE)
+def make_bot_move(row: Outbox) -> None:
+    play.bot_move(row.payload["game"], row.payload["turn"])
 
 
 @shared_task
-def time_out(game_id: int, turn: int) -> bool:
-    return services.time_out(game_id, turn)
-
-
-@shared_task
-def sweep() -> dict[str, int]:
-    """Run every minute by beat: apply the timeout policy of every overdue game, and
-    re-enqueue outbox rows that are due but were never run."""
+def sweep_deadlines() -> int:
+    """Run every minute by beat: apply the timeout policy of every overdue game."""
     timed_out = 0
-    for game_id, turn in services.overdue_games(timezone.now()):
+    for game_id, turn in clock.overdue_games(timezone.now()):
         try:
             # A player who moved since the query wins: time_out then does nothing.
-            timed_out += services.time_out(game_id, turn)
+            timed_out += clock.time_out(game_id, turn)
         except Exception:
             logger.exception(
                 "timeout of game %s turn %s failed; the next sweep retries", game_id, turn
             )
-    return {"timed_out": timed_out, "outbox_enqueued": outbox.enqueue_due()}
+    return timed_out
 
 
 @shared_task
@@ -50,10 +45,7 @@ def daily_digest() -> int:
     """Once a day: a digest row for everyone who asked for one (at most one a day each)."""
     today = timezone.now().date().isoformat()
     users = User.objects.filter(notify=User.Notify.DAILY_DIGEST, is_active=True)
-    count = 0
-    for user_id in users.values_list("pk", flat=True).iterator():
-        row = outbox.schedule(
-            Outbox.Kind.DIGEST, {"user": user_id}, dedupe_key=f"{user_id}:{today}"
-        )
-        count += row is not None
-    return count
+    return sum(
+        announce.daily_digest(user_id, today)
+        for user_id in users.values_list("pk", flat=True).iterator()
+    )

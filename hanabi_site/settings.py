@@ -49,8 +49,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    # Lower apps first; none imports an app below it in this list (tests/test_layers.py).
+    "outbox",
     "accounts",
     "games",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -60,7 +63,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "hanabi_site.middleware.user_time_zone_middleware",
+    "lib.time_zones.user_time_zone_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -181,7 +184,8 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
-    "sweep": {"task": "games.tasks.sweep", "schedule": 60.0},
+    "deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    "outbox": {"task": "outbox.sweep", "schedule": 60.0},
     "daily-digest": {"task": "games.tasks.daily_digest", "schedule": crontab(hour=7, minute=0)},
 }
 

@@ -3,12 +3,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from games.views import home
+from games.views.lobby import home
 from hanabi_site.health import healthz
 
 urlpatterns = [
     path("", home, name="home"),
     path("", include("games.urls")),
+    path("", include("moderation.urls")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("accounts.urls")),

@@ -25,14 +25,14 @@ def logged_in_as(client):
     return client.session.get("_auth_user_id")
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_the_form_has_a_labelled_email_field(client):
     html = client.get(URL + "?next=/games/2/").content.decode()
     assert '<label for="id_email"' in html
     assert 'name="next" value="/games/2/"' in html
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_an_existing_account_gets_an_email_with_a_link(client, alice):
     ask_for_link(client, "Alice@Example.org")
 
@@ -45,7 +45,7 @@ def test_an_existing_account_gets_an_email_with_a_link(client, alice):
     assert url.startswith("http://127.0.0.1:8000/accounts/link/?")
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_the_page_is_the_same_whether_or_not_the_account_exists(client, alice, charlie):
     pages = []
     for email in ("alice@example.org", "nobody@example.org", "charlie@example.org"):
@@ -60,7 +60,7 @@ def test_the_page_is_the_same_whether_or_not_the_account_exists(client, alice, c
     assert [m.to for m in mail.outbox] == [["alice@example.org"]]
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_a_bad_address_gets_a_message_and_no_email(client, alice):
     response = client.post(URL, {"email": "not an address"})
     assert response.status_code == 200
@@ -68,7 +68,7 @@ def test_a_bad_address_gets_a_message_and_no_email(client, alice):
     assert mail.outbox == []
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_the_link_logs_in_and_goes_to_next(client, alice):
     ask_for_link(client, "alice@example.org", next_path="/games/12/")
     url = link_in(mail.outbox[0])
@@ -79,7 +79,7 @@ def test_the_link_logs_in_and_goes_to_next(client, alice):
     assert logged_in_as(client) == str(alice.pk)
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_without_next_the_link_goes_home(client, alice):
     ask_for_link(client, "alice@example.org")
     response = client.get(link_in(mail.outbox[0]))
@@ -87,7 +87,7 @@ def test_without_next_the_link_goes_home(client, alice):
     assert logged_in_as(client) == str(alice.pk)
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 @pytest.mark.parametrize("next_url", ["https://evil.example/", "//evil.example/x", "http:evil"])
 def test_an_off_site_next_is_never_put_in_a_link(client, alice, next_url):
     ask_for_link(client, "alice@example.org", next_path=next_url)
@@ -98,7 +98,7 @@ def test_an_off_site_next_is_never_put_in_a_link(client, alice, next_url):
         links.login_url(alice, next_url)
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_a_genuine_link_with_an_off_site_next_logs_in_but_stays_here(client, alice):
     # Signed by us (say, by a past bug), so it logs in, but it must not lead away.
     scope, max_age, next_url = "login", 3600, "https://evil.example/"
@@ -111,7 +111,7 @@ def test_a_genuine_link_with_an_off_site_next_logs_in_but_stays_here(client, ali
     assert logged_in_as(client) == str(alice.pk)
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_a_link_made_by_the_helper_is_absolute_and_scoped(alice):
     url = links.login_url(alice, "/games/5/", max_age_seconds=3 * 24 * 3600, scope="turn")
     parts = urlsplit(url)
@@ -123,7 +123,7 @@ def test_a_link_made_by_the_helper_is_absolute_and_scoped(alice):
     assert query["next"] == ["/games/5/"]
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_the_helper_refuses_lifetimes_beyond_sesames_limit(alice, settings):
     with pytest.raises(ValueError):
         links.login_url(alice, max_age_seconds=settings.SESAME_MAX_AGE + 1)
@@ -142,7 +142,7 @@ def assert_friendly_page(response, *, expired: bool, email: str = "") -> str:
     return html
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_an_expired_link_offers_a_fresh_one_prefilled(client, alice):
     two_hours_ago = time.time() - 2 * 3600
     with mock.patch("time.time", return_value=two_hours_ago):
@@ -160,7 +160,7 @@ def test_an_expired_link_offers_a_fresh_one_prefilled(client, alice):
     assert logged_in_as(client) == str(alice.pk)
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_a_link_lives_exactly_as_long_as_it_was_made_for(client, alice):
     with mock.patch("time.time", return_value=time.time() - 3 * 24 * 3600 + 60):
         fresh = links.login_url(alice, "/games/1/", max_age_seconds=3 * 24 * 3600, scope="turn")
@@ -179,7 +179,7 @@ def tamper(url: str, **changes: str) -> str:
     return f"{parts.path}?{urlencode({**query, **changes})}"
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 @pytest.mark.parametrize(
     "changes",
     [
@@ -198,7 +198,7 @@ def test_a_tampered_link_shows_the_friendly_page_and_does_not_log_in(client, ali
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_a_cut_short_token_shows_the_friendly_page(client, alice):
     url = links.login_url(alice)
     token = parse_qs(urlsplit(url).query)["sesame"][0]
@@ -207,7 +207,7 @@ def test_a_cut_short_token_shows_the_friendly_page(client, alice):
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_a_token_made_for_another_purpose_does_not_work_here(client, alice):
     # A plain sesame token (the default scope) is not a link of ours.
     query = get_query_string(alice)[1:] + "&scope=login&max_age=3600&next=/"
@@ -215,7 +215,7 @@ def test_a_token_made_for_another_purpose_does_not_work_here(client, alice):
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_changing_the_password_revokes_links(client, alice):
     url = links.login_url(alice)
     alice.set_password("a-brand-new-password")
@@ -224,13 +224,13 @@ def test_changing_the_password_revokes_links(client, alice):
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_an_inactive_account_cannot_use_a_link(client, charlie):
     assert_friendly_page(client.get(links.login_url(charlie)), expired=False)
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_an_expired_link_of_the_person_logged_in_just_goes_there(client, alice):
     with mock.patch("time.time", return_value=time.time() - 2 * 3600):
         url = links.login_url(alice, "/games/9/")
@@ -240,7 +240,7 @@ def test_an_expired_link_of_the_person_logged_in_just_goes_there(client, alice):
     assert response.url == "/games/9/"
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_a_link_switches_to_its_owner(client, alice, bob):
     client.force_login(bob)
     client.get(links.login_url(alice))

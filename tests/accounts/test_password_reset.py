@@ -6,7 +6,7 @@ from tests.accounts.conftest import assert_email_contains, link_in, without_csrf
 URL = "/accounts/password-reset/"
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_the_reset_email_link_lets_the_person_choose_a_new_password(client, alice):
     response = client.post(URL, {"email": "ALICE@example.org"})
     assert response.status_code == 302
@@ -41,7 +41,7 @@ def test_the_reset_email_link_lets_the_person_choose_a_new_password(client, alic
     assert b"This reset link does not work" in response.content
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_an_unknown_address_gets_the_same_page_and_no_email(client, alice):
     pages = []
     for email in ("alice@example.org", "nobody@example.org"):
@@ -51,14 +51,14 @@ def test_an_unknown_address_gets_the_same_page_and_no_email(client, alice):
     assert len(mail.outbox) == 1
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_a_forged_reset_link_says_so(client, alice):
     response = client.get("/accounts/password-reset/MQ/set-password/", follow=True)
     assert response.status_code == 200
     assert b"This reset link does not work" in response.content
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
 def test_the_pages_answer(client):
     assert b'<label for="id_email"' in client.get(URL).content
     assert client.get("/accounts/password-reset/sent/").status_code == 200

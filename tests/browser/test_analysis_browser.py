@@ -4,8 +4,9 @@ reload; a moderator steps through a game's hands in the admin."""
 import pytest
 from playwright.sync_api import Browser, expect
 
-from games import outbox
-from games.models import DealAnalysis, Outbox
+from games.models import DealAnalysis
+from outbox import delivery
+from outbox.models import Outbox
 from tests.browser.conftest import log_in_to_admin, screenshot
 from tests.browser.test_moderation_browser import log_in
 from tests.conftest import make_moderator
@@ -26,7 +27,7 @@ def test_the_analysis_appears_on_the_finished_game_page(live_server, browser: Br
     section = page.locator("#analysis")
     expect(section).to_contain_text("Working it out")
 
-    assert outbox.run(row.pk)  # the worker finishes
+    assert delivery.run(row.pk)  # the worker finishes
     expect(section).to_contain_text("Yes.", timeout=15_000)  # the page polls every 5 s
     expect(page.locator("#replay .replay-nav")).to_be_visible()  # only the section changed
     expect(page.get_by_text("{%")).to_have_count(0)

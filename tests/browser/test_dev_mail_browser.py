@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from games.notifications import send_game_email
+from games.emails import send_game_email
 from tests.browser.conftest import screenshot
 from tests.conftest import make_user
 from tests.games.conftest import start_game

@@ -3,8 +3,8 @@
 import pytest
 from playwright.sync_api import Browser, expect
 
-from games import services
-from games.models import Report
+from games.services import chat
+from moderation.models import Report
 from tests.browser.conftest import log_in_to_admin, screenshot
 from tests.conftest import make_moderator
 from tests.games.conftest import play_to_the_end, start_game
@@ -21,7 +21,7 @@ def log_in(page, base: str, email: str, password: str) -> None:
 def test_a_report_goes_from_a_player_to_its_resolution(live_server, browser: Browser, alice, bob):
     base = live_server.url
     game = play_to_the_end(start_game(alice, bob))
-    services.post_message(game.pk, bob, "you played like a potato")
+    chat.post_message(game.pk, bob, "you played like a potato")
     moderator = make_moderator("maud")
     moderator.set_password("a moderator password")
     moderator.save(update_fields=["password"])
@@ -37,7 +37,7 @@ def test_a_report_goes_from_a_player_to_its_resolution(live_server, browser: Bro
 
     admin = browser.new_context().new_page()
     log_in_to_admin(admin, base, moderator.email, "a moderator password")
-    admin.goto(f"{base}/admin/games/report/?status__exact=open")
+    admin.goto(f"{base}/admin/moderation/report/?status__exact=open")
     expect(admin.get_by_text("insulting")).to_be_visible()
     admin.locator("input[name=_selected_action]").first.check()
     admin.locator("select[name=action]").select_option("resolve")

@@ -10,18 +10,22 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import outbox, services
 from games.engine import Clue, Discard, action_to_dict
-from games.models import Game, Move, Outbox, TimeoutPolicy
+from games.models import Game, Move, TimeoutPolicy
+from games.services import play
+from outbox import delivery
+from outbox.models import Outbox
 from tests.games.conftest import current_user, start_game
 
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch) -> list[int]:
-    """Outbox rows are run here by calling games.outbox.run: nothing goes to a broker (the
+    """Outbox rows are run here by calling outbox.delivery.run: nothing goes to a broker (the
     sweep would otherwise hand due rows to Celery). Returns the ids it would have sent."""
     sent: list[int] = []
-    monkeypatch.setattr(outbox, "_enqueue", lambda row_id, delay=timedelta(0): sent.append(row_id))
+    monkeypatch.setattr(
+        delivery, "_enqueue", lambda row_id, delay=timedelta(0): sent.append(row_id)
+    )
     return sent
 
 
@@ -40,7 +44,7 @@ def make_overdue(game: Game, by: timedelta = timedelta(minutes=1)) -> None:
 
 def harmless_action(game: Game) -> dict:
     """A legal action that changes no score and burns no fuse: a discard, else a clue."""
-    legal = services.load_state(game).legal_actions()
+    legal = game.load_state().legal_actions()
     choice = next((a for a in legal if isinstance(a, Discard)), None)
     choice = choice or next(a for a in legal if isinstance(a, Clue))
     return action_to_dict(choice)
@@ -49,7 +53,7 @@ def harmless_action(game: Game) -> dict:
 def real_move(game: Game) -> Move:
     """The current player moves (a real move, through the service)."""
     game.refresh_from_db()
-    move = services.submit_action(game.pk, current_user(game), harmless_action(game), game.turn)
+    move = play.submit_action(game.pk, current_user(game), harmless_action(game), game.turn)
     game.refresh_from_db()
     return move
 

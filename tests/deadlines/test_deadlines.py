@@ -7,10 +7,14 @@ import pytest
 from django.conf import settings
 from django.utils import dateformat, timezone
 
-from games import outbox, services, tasks
+from games import tasks
 from games.bots import choose_action
 from games.engine import GameOptions, action_to_dict, new_deck, view_for
-from games.models import Game, MadeBy, Move, Outbox, Seat, TimeoutPolicy
+from games.errors import GameError
+from games.models import Game, MadeBy, Move, Seat, TimeoutPolicy
+from games.services import clock, lobby, play
+from outbox import delivery
+from outbox.models import Outbox
 from tests.deadlines.conftest import (
     make_overdue,
     moves_of,
@@ -52,12 +56,12 @@ def test_a_timed_game_gets_its_deadline_at_the_start_and_after_every_move(alice,
 
 
 def test_the_deadline_is_set_by_the_start_not_by_the_creation(alice, bob):
-    game = services.create_game(
+    game = lobby.create_game(
         alice, GameOptions(players=2), Game.Visibility.INVITE, turn_time_limit=12
     )
     assert game.turn_deadline is None
-    services.join_game(game.pk, bob, game.invite_code)
-    services.start_game(game.pk, alice)
+    lobby.join_game(game.pk, bob, game.invite_code)
+    lobby.start_game(game.pk, alice)
     game.refresh_from_db()
     assert game.turn_deadline == game.turn_started_at + timedelta(hours=12)
 
@@ -68,7 +72,7 @@ def test_a_game_without_a_limit_has_no_deadline(alice, bob):
     assert game.turn_deadline is None
     real_move(game)
     assert game.turn_deadline is None
-    assert services.overdue_games(timezone.now() + timedelta(days=365)) == []
+    assert clock.overdue_games(timezone.now() + timedelta(days=365)) == []
 
 
 def test_the_end_of_the_game_clears_the_deadline(alice, bob):
@@ -144,16 +148,16 @@ def test_overdue_games_lists_only_playing_games_past_their_deadline(alice, bob, 
     start_game(bob, mallory)  # no limit
     finished = with_deadline(timed_game(carol, mallory), now - timedelta(hours=1))
     Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED)
-    gathering = services.create_game(
+    gathering = lobby.create_game(
         alice, GameOptions(players=2), Game.Visibility.PUBLIC, turn_time_limit=24
     )
     with_deadline(gathering, now - timedelta(hours=1))
     paused = timed_game(mallory, alice)
     for user in (mallory, alice):
-        services.vote_pause(paused.pk, user)
+        clock.vote_pause(paused.pk, user)
 
-    assert services.overdue_games(now) == [(later.pk, 0), (late.pk, 0), (on_the_dot.pk, 1)]
-    assert services.overdue_games(now, limit=1) == [(later.pk, 0)]
+    assert clock.overdue_games(now) == [(later.pk, 0), (late.pk, 0), (on_the_dot.pk, 1)]
+    assert clock.overdue_games(now, limit=1) == [(later.pk, 0)]
 
 
 # -- the sweep: the bot's move ---------------------------------------------------------------
@@ -163,12 +167,11 @@ def test_the_sweep_makes_the_bots_move_for_the_absent_player(client, alice, bob)
     game = timed_game(alice, bob)
     absent, present = current_user(game), other_user(game)
     seat = game.current_seat
-    expected = choose_action(view_for(services.load_state(game), seat))
+    expected = choose_action(view_for(game.load_state(), seat))
     make_overdue(game)
 
-    result = tasks.sweep()
+    assert tasks.sweep_deadlines() == 1
 
-    assert result["timed_out"] == 1
     assert moves_of(game) == [(0, MadeBy.TIMEOUT)]
     move = Move.objects.get(game=game)
     assert (move.seat, move.action) == (seat, action_to_dict(expected))
@@ -200,7 +203,7 @@ def test_timeouts_in_a_row_are_counted_and_a_real_move_resets_them(alice, bob):
 
     def time_out_then_other_moves() -> None:
         make_overdue(game)
-        tasks.sweep()
+        tasks.sweep_deadlines()
         real_move(game)  # the other player, in time
 
     time_out_then_other_moves()
@@ -235,7 +238,7 @@ def test_timing_out_too_often_in_a_row_hands_the_seat_to_a_bot(client, alice, bo
     seat = Seat.objects.get(game=game, user=absent)
     for count in range(1, settings.TIMEOUTS_BEFORE_BOT + 1):
         make_overdue(game)
-        tasks.sweep()
+        tasks.sweep_deadlines()
         seat.refresh_from_db()
         assert seat.timeouts_in_a_row == count
         assert seat.is_bot == (count == settings.TIMEOUTS_BEFORE_BOT)
@@ -248,15 +251,15 @@ def test_timing_out_too_often_in_a_row_hands_the_seat_to_a_bot(client, alice, bo
     assert outbox_rows(game, Outbox.Kind.YOUR_TURN, turn=bot_turn).count() == 0
     row = outbox_rows(game, Outbox.Kind.BOT_MOVE, turn=bot_turn).get()
     try:
-        services.submit_action(game.pk, absent, {"type": "play", "card_id": 0}, bot_turn)
-    except services.GameError as error:
+        play.submit_action(game.pk, absent, {"type": "play", "card_id": 0}, bot_turn)
+    except GameError as error:
         assert "bot plays this seat" in str(error)
     else:
         raise AssertionError("a player replaced by a bot could still move")
 
-    expected = choose_action(view_for(services.load_state(game), seat.position))
+    expected = choose_action(view_for(game.load_state(), seat.position))
     Outbox.objects.filter(pk=row.pk).update(due_at=timezone.now())  # its short delay is over
-    assert outbox.run(row.pk) is True
+    assert delivery.run(row.pk) is True
     move = Move.objects.get(game=game, turn=bot_turn)
     assert (move.made_by, move.seat, move.action) == (
         MadeBy.BOT,
@@ -267,8 +270,8 @@ def test_timing_out_too_often_in_a_row_hands_the_seat_to_a_bot(client, alice, bo
     assert game.turn == bot_turn + 1
 
     # Run twice (a redelivered task), or the service called again: nothing more happens.
-    assert outbox.run(row.pk) is False
-    assert services.bot_move(game.pk, bot_turn) is None
+    assert delivery.run(row.pk) is False
+    assert play.bot_move(game.pk, bot_turn) is None
     assert Move.objects.filter(game=game).count() == bot_turn + 1
 
     client.force_login(absent)  # still at the table, watching the bot play
@@ -283,7 +286,7 @@ def _a_bots_turn(game: Game):
     absent = current_user(game)
     for _ in range(settings.TIMEOUTS_BEFORE_BOT):
         make_overdue(game)
-        tasks.sweep()
+        tasks.sweep_deadlines()
         real_move(game)
     assert current_user(game) == absent
     assert Seat.objects.get(game=game, user=absent).is_bot
@@ -315,14 +318,14 @@ def _seed_where_the_first_player_holds_a_one() -> int:
 def test_the_end_game_policy_ends_the_game_timed_out_with_score_zero(client, alice, bob):
     seed = _seed_where_the_first_player_holds_a_one()
     game = timed_game(alice, bob, policy=TimeoutPolicy.END_GAME, seed=seed)
-    state = services.load_state(game)
+    state = game.load_state()
     one = next(cid for cid in state.hand(0) if state.card(cid).rank == 1)
-    services.submit_action(game.pk, current_user(game), {"type": "play", "card_id": one}, 0)
+    play.submit_action(game.pk, current_user(game), {"type": "play", "card_id": one}, 0)
     game.refresh_from_db()
     assert game.score == 1
     make_overdue(game)
 
-    assert tasks.sweep()["timed_out"] == 1
+    assert tasks.sweep_deadlines() == 1
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -353,9 +356,9 @@ def test_a_game_that_is_not_overdue_is_untouched(alice, bob, carol):
         Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() + timedelta(minutes=1))
     before = [Game.objects.filter(pk=game.pk).values().get() for game in games]
 
-    assert tasks.sweep()["timed_out"] == 0
+    assert tasks.sweep_deadlines() == 0
     for game in games:
-        assert services.time_out(game.pk, 0) is False
+        assert clock.time_out(game.pk, 0) is False
 
     assert [Game.objects.filter(pk=game.pk).values().get() for game in games] == before
     assert not Move.objects.filter(game__in=games).exists()
@@ -366,13 +369,13 @@ def test_a_game_that_is_not_overdue_is_untouched(alice, bob, carol):
 def test_a_move_that_beats_the_sweep_wins_and_the_sweep_then_does_nothing(alice, bob):
     game = timed_game(alice, bob)
     make_overdue(game)
-    overdue = services.overdue_games(timezone.now())
+    overdue = clock.overdue_games(timezone.now())
     assert overdue == [(game.pk, 0)]
     real_move(game)  # late, but before the sweep got to it
     make_overdue(game)  # and even if the new turn were overdue too
 
     for game_id, turn in overdue:  # what a sweep that read the list earlier would do
-        assert services.time_out(game_id, turn) is False
+        assert clock.time_out(game_id, turn) is False
     assert moves_of(game) == [(0, MadeBy.PLAYER)]
 
 
@@ -382,10 +385,10 @@ def test_sweeping_twice_applies_the_policy_once(alice, bob, carol):
     make_overdue(moving)
     make_overdue(ending)
 
-    assert tasks.sweep()["timed_out"] == 2
-    assert tasks.sweep()["timed_out"] == 0
+    assert tasks.sweep_deadlines() == 2
+    assert tasks.sweep_deadlines() == 0
     for game_id, turn in [(moving.pk, 0), (ending.pk, 0)]:  # a sweep that overlapped
-        assert services.time_out(game_id, turn) is False
+        assert clock.time_out(game_id, turn) is False
 
     assert moves_of(moving) == [(0, MadeBy.TIMEOUT)]
     assert sum(Seat.objects.filter(game=moving).values_list("timeouts_in_a_row", flat=True)) == 1
@@ -415,12 +418,12 @@ def test_a_replaced_player_takes_the_seat_back_and_is_told_it_is_their_turn(clie
     # The bot's scheduled move no longer applies.
     bot_row = Outbox.objects.filter(kind=Outbox.Kind.BOT_MOVE, done_at=None).first()
     if bot_row:
-        outbox.run(bot_row.pk)
+        delivery.run(bot_row.pk)
     game.refresh_from_db()
     assert current_user(game) == replaced
 
 
 def test_a_game_without_a_time_limit_cannot_be_paused(alice, bob):
     game = start_game(alice, bob)
-    with pytest.raises(services.GameError, match="no time limit"):
-        services.vote_pause(game.pk, alice)
+    with pytest.raises(GameError, match="no time limit"):
+        clock.vote_pause(game.pk, alice)

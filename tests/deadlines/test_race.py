@@ -8,8 +8,10 @@ from collections import Counter
 import pytest
 from django.db import connection
 
-from games import services
-from games.models import Game, MadeBy, Move, Outbox, Seat
+from games.errors import GameError, StaleMove
+from games.models import Game, MadeBy, Move, Seat
+from games.services import clock, play
+from outbox.models import Outbox
 from tests.deadlines.conftest import harmless_action, make_overdue, outbox_rows, timed_game
 from tests.games.conftest import current_user, make_user
 
@@ -27,8 +29,8 @@ def race(game: Game) -> dict[str, object]:
     def move() -> None:
         try:
             barrier.wait()
-            results["move"] = services.submit_action(game.pk, mover, action, expected_turn=0)
-        except services.GameError as error:
+            results["move"] = play.submit_action(game.pk, mover, action, expected_turn=0)
+        except GameError as error:
             results["move"] = error
         finally:
             connection.close()
@@ -36,7 +38,7 @@ def race(game: Game) -> dict[str, object]:
     def time_out() -> None:
         try:
             barrier.wait()
-            results["timeout"] = services.time_out(game.pk, 0)
+            results["timeout"] = clock.time_out(game.pk, 0)
         except Exception as error:  # anything at all: the assertions report it
             results["timeout"] = error
         finally:
@@ -77,7 +79,7 @@ def test_a_move_racing_the_timeout_of_the_same_turn_lands_exactly_once():
         else:
             # The timeout won: the player's move was refused as stale, and changed nothing.
             assert move.made_by == MadeBy.TIMEOUT
-            assert isinstance(results["move"], services.StaleMove), results
+            assert isinstance(results["move"], StaleMove), results
             assert results["timeout"] is True
             assert absent_seat.timeouts_in_a_row == 1
         # The next turn was announced once, by the winner only.

@@ -1,7 +1,7 @@
 """The move a bot makes for an absent player sees only that player's view. (The bot's
 conventions are tested in tests/bots.)"""
 
-from games import services, tasks
+from games import tasks
 from games.bots import choose_action
 from games.engine import (
     SUITS,
@@ -17,6 +17,7 @@ from games.engine import (
     view_for,
 )
 from games.models import MadeBy, Move
+from games.services import play
 from tests.deadlines.conftest import make_overdue, timed_game
 from tests.games.conftest import make_user
 
@@ -99,7 +100,7 @@ def test_a_timeout_makes_the_same_move_in_games_that_differ_only_in_the_absent_p
     make_overdue(game_a)
     make_overdue(game_b)
 
-    assert tasks.sweep()["timed_out"] == 2
+    assert tasks.sweep_deadlines() == 2
 
     move_a, move_b = Move.objects.get(game=game_a), Move.objects.get(game=game_b)
     assert move_a.made_by == move_b.made_by == MadeBy.TIMEOUT
@@ -119,12 +120,12 @@ def test_the_timeout_plays_through_the_seats_view(db):
     actions = [Clue(1, rank=5), Clue(0, rank=2), Discard(2), Discard(6)]
     for turn, action in enumerate(actions):
         user = game.seats.get(position=turn % 2).user
-        services.submit_action(game.pk, user, action_to_dict(action), turn)
+        play.submit_action(game.pk, user, action_to_dict(action), turn)
     make_overdue(game)
 
-    tasks.sweep()
+    tasks.sweep_deadlines()
 
-    state = services.load_state(game)
+    state = game.load_state()
     state_before = replay(state.options, game.deck, state.actions[:4])
     expected = choose_action(view_for(state_before, 0))
     move = Move.objects.get(game=game, turn=4)

@@ -1,9 +1,9 @@
 """Helpers to set up games. The personas (alice, bob, carol, mallory) are in tests/conftest.py."""
 
 from accounts.models import User
-from games import services
 from games.engine import GameOptions
 from games.models import Game, TimeoutPolicy
+from games.services import lobby, play
 from tests.conftest import make_user  # noqa: F401  (re-exported for test modules)
 
 
@@ -19,7 +19,7 @@ def start_game(
     """A started game with these players (seating shuffled by the seed). `options` are the
     engine's GameOptions; the time limit (hours) and timeout policy are the site's."""
     game_options = GameOptions(players=1 + len(others), **options)
-    game = services.create_game(
+    game = lobby.create_game(
         creator,
         game_options,
         Game.Visibility.INVITE,
@@ -28,8 +28,8 @@ def start_game(
     )
     Game.objects.filter(pk=game.pk).update(seed=seed, deck=deck)
     for user in others:
-        services.join_game(game.pk, user, game.invite_code)
-    services.start_game(game.pk, creator)
+        lobby.join_game(game.pk, user, game.invite_code)
+    lobby.start_game(game.pk, creator)
     game.refresh_from_db()
     return game
 
@@ -49,10 +49,10 @@ def play_to_the_end(game: Game, max_moves: int = 500) -> Game:
         game.refresh_from_db()
         if not game.is_playing():
             return game
-        state = services.load_state(game)
+        state = game.load_state()
         legal = state.legal_actions()
         from games.engine import Discard, action_to_dict
 
         choice = next((a for a in legal if isinstance(a, Discard)), legal[0])
-        services.submit_action(game.pk, current_user(game), action_to_dict(choice), game.turn)
+        play.submit_action(game.pk, current_user(game), action_to_dict(choice), game.turn)
     raise AssertionError("the game did not end")

@@ -8,9 +8,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services
 from games.engine import Discard, action_to_dict, replay
-from games.models import ChatMessage, Game, Report
+from games.models import ChatMessage, Game
+from games.services import chat, play
+from moderation import services as moderation
+from moderation.models import Report
 from tests.conftest import make_moderator
 from tests.games.conftest import current_user, make_user, play_to_the_end, start_game
 
@@ -57,7 +59,7 @@ def test_moderators_find_games_by_player_variant_player_count_and_age(
 
 def test_a_game_record_is_read_only_in_the_admin(client, moderator, alice, bob):
     game = play_to_the_end(start_game(alice, bob))
-    services.post_message(game.pk, bob, "well played")
+    chat.post_message(game.pk, bob, "well played")
     client.force_login(moderator)
     page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert "well played" in page
@@ -77,9 +79,9 @@ def hand_labels(game: Game, turn: int) -> list[str]:
 def test_a_moderator_sees_every_hand_at_any_turn(client, moderator, alice, bob):
     game = start_game(alice, bob)
     for _ in range(3):
-        legal = services.load_state(game).legal_actions()
+        legal = game.load_state().legal_actions()
         action = next((a for a in legal if isinstance(a, Discard)), legal[0])
-        services.submit_action(game.pk, current_user(game), action_to_dict(action), game.turn)
+        play.submit_action(game.pk, current_user(game), action_to_dict(action), game.turn)
         game.refresh_from_db()
     client.force_login(moderator)
     for turn in (0, 2, 3):
@@ -110,10 +112,10 @@ def test_nobody_else_sees_the_cards_of_a_game_in_play(client, moderator, alice, 
     client.force_login(seated)
     response = client.get(f"/admin/games/game/{playing.pk}/turn/0/")
     assert response.status_code == 403
-    own = services.load_state(playing).hand(playing.seats.get(user=seated).position)
+    own = playing.load_state().hand(playing.seats.get(user=seated).position)
     change = client.get(f"/admin/games/game/{playing.pk}/change/").content.decode()
     for cid in own:
-        assert f"{services.load_state(playing).card(cid).name}<" not in change
+        assert f"{playing.load_state().card(cid).name}<" not in change
     # ... until it is over.
     play_to_the_end(playing)
     assert client.get(f"/admin/games/game/{playing.pk}/turn/0/").status_code == 200
@@ -123,7 +125,7 @@ def make_games(count: int, creator, *others) -> None:
     for _ in range(count):
         game = start_game(creator, *others)
         ChatMessage.objects.create(game=game, author=others[0], text="hello")
-        services.report(game.pk, creator, "slow", reported_user_id=others[0].pk)
+        moderation.report(game.pk, creator, "slow", reported_user_id=others[0].pk)
 
 
 ADMIN_LISTS = [
@@ -131,8 +133,8 @@ ADMIN_LISTS = [
     "/admin/games/game/?q=bob",
     "/admin/games/game/?status__exact=playing&player_count=2",
     "/admin/games/move/",
-    "/admin/games/report/?status__exact=open",
-    "/admin/games/moderatoraction/",
+    "/admin/moderation/report/?status__exact=open",
+    "/admin/moderation/moderatoraction/",
     "/admin/games/chatmessage/",
     "/admin/accounts/user/",
 ]

@@ -1,20 +1,23 @@
 import pytest
 
-from games import outbox, services
 from games.engine import GameOptions
-from games.models import Game, Outbox, Seat
+from games.errors import GameError, NotAllowed
+from games.models import Game, Seat
+from games.services import lobby
+from outbox import delivery
+from outbox.models import Outbox
 
 
 def test_the_creator_seats_bots_and_starts_with_them(client, alice, bob):
-    game = services.create_game(alice, GameOptions(players=3), Game.Visibility.PUBLIC)
+    game = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.PUBLIC)
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "Seat 2: add a bot" in page
     response = client.post(f"/games/{game.pk}/bot/", {"position": 1, "bot": "yes"}, follow=True)
     assert "A bot takes the seat." in response.content.decode()
-    services.join_game(game.pk, bob)  # a person takes the seat left free, not the bot's
+    lobby.join_game(game.pk, bob)  # a person takes the seat left free, not the bot's
     assert Seat.objects.get(game=game, user=bob).position == 2
-    services.start_game(game.pk, alice)
+    lobby.start_game(game.pk, alice)
     game.refresh_from_db()
     seats = list(game.seats.order_by("position"))
     assert sum(seat.is_bot for seat in seats) == 1
@@ -22,24 +25,24 @@ def test_the_creator_seats_bots_and_starts_with_them(client, alice, bob):
 
 
 def test_only_the_creator_seats_bots_and_only_in_empty_seats_before_the_start(alice, bob):
-    game = services.create_game(alice, GameOptions(players=3), Game.Visibility.PUBLIC)
-    services.join_game(game.pk, bob)
-    with pytest.raises(services.NotAllowed):
-        services.set_bot(game.pk, bob, 2, True)
-    with pytest.raises(services.GameError, match="taken by a player"):
-        services.set_bot(game.pk, alice, 1, True)
-    services.set_bot(game.pk, alice, 2, True)
-    with pytest.raises(services.GameError, match="already"):
-        services.set_bot(game.pk, alice, 2, True)
-    services.set_bot(game.pk, alice, 2, False)
+    game = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.PUBLIC)
+    lobby.join_game(game.pk, bob)
+    with pytest.raises(NotAllowed):
+        lobby.set_bot(game.pk, bob, 2, True)
+    with pytest.raises(GameError, match="taken by a player"):
+        lobby.set_bot(game.pk, alice, 1, True)
+    lobby.set_bot(game.pk, alice, 2, True)
+    with pytest.raises(GameError, match="already"):
+        lobby.set_bot(game.pk, alice, 2, True)
+    lobby.set_bot(game.pk, alice, 2, False)
     assert not Seat.objects.filter(game=game, is_bot=True).exists()
 
 
 def test_a_game_with_bots_plays_itself_through_their_turns(alice, settings):
-    game = services.create_game(alice, GameOptions(players=3), Game.Visibility.INVITE)
-    services.set_bot(game.pk, alice, 1, True)
-    services.set_bot(game.pk, alice, 2, True)
-    services.start_game(game.pk, alice)
+    game = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.INVITE)
+    lobby.set_bot(game.pk, alice, 1, True)
+    lobby.set_bot(game.pk, alice, 2, True)
+    lobby.start_game(game.pk, alice)
     # Run each bot's scheduled move, as the worker would, until it is alice's turn.
     for _ in range(3):
         game.refresh_from_db()
@@ -49,7 +52,7 @@ def test_a_game_with_bots_plays_itself_through_their_turns(alice, settings):
         for row_id in Outbox.objects.filter(kind=Outbox.Kind.BOT_MOVE, done_at=None).values_list(
             "pk", flat=True
         ):
-            outbox.run(row_id)
+            delivery.run(row_id)
     game.refresh_from_db()
     assert game.seats.get(position=game.current_seat).user == alice
     assert game.moves.filter(made_by="bot").count() == game.turn

@@ -1,20 +1,25 @@
 import pytest
 
-from games import outbox, services
 from games.engine import action_to_dict
-from games.models import ChatMessage, ChatPolicy, Game, Outbox, Report
+from games.errors import GameError, NotAllowed
+from games.models import ChatMessage, ChatPolicy, Game
+from games.services import chat, play
+from moderation import services as moderation
+from moderation.models import Report
+from outbox import delivery
+from outbox.models import Outbox
 from tests.games.conftest import current_user, play_to_the_end, start_game
 
 
 def test_a_quiet_table_opens_its_chat_only_when_the_game_ends(client, alice, bob):
     game = start_game(alice, bob)
     assert game.chat_policy == ChatPolicy.AFTER
-    with pytest.raises(services.GameError, match="keeps quiet during play"):
-        services.post_message(game.pk, alice, "play your red card!")
+    with pytest.raises(GameError, match="keeps quiet during play"):
+        chat.post_message(game.pk, alice, "play your red card!")
     client.force_login(alice)
     assert "the chat opens when the game ends" in client.get(f"/games/{game.pk}/").content.decode()
     play_to_the_end(game)
-    services.post_message(game.pk, alice, "  good   game  ")
+    chat.post_message(game.pk, alice, "  good   game  ")
     assert ChatMessage.objects.get(game=game).text == "good game"
     page = client.get(f"/games/{game.pk}/", follow=True).content.decode()
     assert "good game" in page and "Table talk" in page
@@ -30,8 +35,8 @@ def test_a_chatty_table_talks_during_play_through_the_page(client, alice, bob, m
     for bad in ("", "x" * 501):
         client.post(f"/games/{game.pk}/chat/", {"text": bad})
     assert ChatMessage.objects.count() == 1
-    with pytest.raises(services.NotAllowed):
-        services.post_message(game.pk, mallory, "let me in")
+    with pytest.raises(NotAllowed):
+        chat.post_message(game.pk, mallory, "let me in")
 
 
 def test_the_turn_email_carries_what_was_said_since_my_last_turn(alice, bob, settings, mailoutbox):
@@ -40,13 +45,13 @@ def test_the_turn_email_carries_what_was_said_since_my_last_turn(alice, bob, set
     Game.objects.filter(pk=game.pk).update(chat_policy=ChatPolicy.DURING)
     mover = current_user(game)
     other = bob if mover == alice else alice
-    services.post_message(game.pk, other, "take your time")
-    state = services.load_state(game)
+    chat.post_message(game.pk, other, "take your time")
+    state = game.load_state()
     clue = next(a for a in state.legal_actions() if type(a).__name__ == "Clue")
-    services.submit_action(game.pk, mover, action_to_dict(clue), 0)
-    services.post_message(game.pk, mover, "your move, friend")
+    play.submit_action(game.pk, mover, action_to_dict(clue), 0)
+    chat.post_message(game.pk, mover, "your move, friend")
     for row_id in Outbox.objects.filter(kind=Outbox.Kind.YOUR_TURN).values_list("pk", flat=True):
-        outbox.run(row_id)
+        delivery.run(row_id)
     to_other = next(m for m in mailoutbox if m.to == [other.email])
     assert "Table talk since your last turn:" in to_other.body
     assert f"{mover.display_name}: your move, friend" in to_other.body
@@ -55,7 +60,7 @@ def test_the_turn_email_carries_what_was_said_since_my_last_turn(alice, bob, set
 
 def test_players_report_a_message_a_player_or_the_game(client, alice, bob, mallory):
     game = play_to_the_end(start_game(alice, bob))
-    message = services.post_message(game.pk, bob, "rude words")
+    message = chat.post_message(game.pk, bob, "rude words")
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/", follow=True).content.decode()
     assert f'name="message" value="{message.pk}"' in page
@@ -67,13 +72,13 @@ def test_players_report_a_message_a_player_or_the_game(client, alice, bob, mallo
     assert (report.reporter, report.message, report.reported_user) == (alice, message, bob)
     assert report.status == Report.Status.OPEN
 
-    services.report(game.pk, alice, "the whole game was odd")
-    with pytest.raises(services.GameError):
-        services.report(game.pk, alice, "   ")
-    with pytest.raises(services.NotAllowed):
-        services.report(game.pk, mallory, "I was not there")
-    with pytest.raises(services.GameError, match="does not play"):
-        services.report(game.pk, alice, "who?", reported_user_id=mallory.pk)
+    moderation.report(game.pk, alice, "the whole game was odd")
+    with pytest.raises(GameError):
+        moderation.report(game.pk, alice, "   ")
+    with pytest.raises(NotAllowed):
+        moderation.report(game.pk, mallory, "I was not there")
+    with pytest.raises(GameError, match="does not play"):
+        moderation.report(game.pk, alice, "who?", reported_user_id=mallory.pk)
     assert Report.objects.count() == 2
 
 

@@ -6,9 +6,10 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services
 from games.engine import action_to_dict
+from games.errors import GameError
 from games.models import Move
+from games.services import play
 from tests.games.conftest import current_user, start_game
 
 
@@ -17,7 +18,7 @@ from tests.games.conftest import current_user, start_game
 def test_many_threads_submitting_the_same_turn_make_exactly_one_move(alice, bob):
     game = start_game(alice, bob)
     mover = current_user(game)
-    state = services.load_state(game)
+    state = game.load_state()
     # Different legal actions, all for turn 0: only one may win.
     actions = [action_to_dict(action) for action in state.legal_actions()][:12]
     barrier = threading.Barrier(len(actions))
@@ -26,9 +27,9 @@ def test_many_threads_submitting_the_same_turn_make_exactly_one_move(alice, bob)
     def submit(action: dict) -> None:
         try:
             barrier.wait()
-            services.submit_action(game.pk, mover, action, expected_turn=0)
+            play.submit_action(game.pk, mover, action, expected_turn=0)
             outcomes.append("moved")
-        except services.GameError as error:
+        except GameError as error:
             outcomes.append(type(error).__name__)
         finally:
             connection.close()

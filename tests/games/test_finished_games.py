@@ -2,7 +2,6 @@ import json
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from games import services
 from games.engine import from_hanablive, replay
 from games.models import ImportedReplay
 from tests.games.conftest import play_to_the_end, start_game
@@ -15,7 +14,7 @@ def test_a_finished_game_opens_on_its_last_turn_with_every_hand_revealed(client,
     assert response.redirect_chain[-1][0] == f"/games/{game.pk}/replay/{game.turn}/"
     page = response.content.decode()
     assert f"Final score: {game.score}" in page
-    state = services.load_state(game)
+    state = game.load_state()
     for cid in state.hand(0) + state.hand(1):
         assert state.card(cid).name in page
     assert "Your hand" not in page
@@ -44,8 +43,8 @@ def test_the_download_is_hanab_live_json_of_the_same_game(client, alice, bob):
     assert "attachment" in response["Content-Disposition"]
     data = json.loads(response.content)
     imported = from_hanablive(data)
-    assert data["players"] == services.seat_names(game)
-    original = services.load_state(game)
+    assert data["players"] == game.seat_names()
+    original = game.load_state()
     again = replay(imported.options, imported.deck, imported.actions)
     assert again.score == original.score and again.end == original.end
 

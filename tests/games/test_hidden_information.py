@@ -6,9 +6,9 @@ deck must look exactly the same to that viewer, in every response the viewer can
 
 import re
 
-from games import services
 from games.engine import GameOptions, action_to_dict, new_deck
 from games.models import Game
+from games.services import play
 from tests.games.conftest import make_user, start_game
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -51,14 +51,14 @@ def test_a_players_pages_do_not_depend_on_their_own_cards(client, db):
     game_a = start_game(*users, deck=deck, seed=SEED)
     viewer_seat = 1
     viewer = game_a.seats.get(position=viewer_seat).user
-    own = list(services.load_state(game_a).hand(viewer_seat))
+    own = list(game_a.load_state().hand(viewer_seat))
     deck_b = _hide_swapped_deck(deck, own)
     assert [deck[i] for i in own] != [deck_b[i] for i in own]
     game_b = start_game(*users, deck=deck_b, seed=SEED)
 
     # Seat 0 clues the viewer, so the viewer's cards carry knowledge too; the same clue is
     # legal in both games only if it touches the same slots, so pick a rank both agree on.
-    state_a, state_b = services.load_state(game_a), services.load_state(game_b)
+    state_a, state_b = game_a.load_state(), game_b.load_state()
     for rank in range(1, 6):
         if state_a.clue_touches(viewer_seat, rank=rank) == state_b.clue_touches(
             viewer_seat, rank=rank
@@ -68,7 +68,7 @@ def test_a_players_pages_do_not_depend_on_their_own_cards(client, db):
     else:
         clue = {"type": "clue", "target": 2, "rank": state_a.card(state_a.hand(2)[0]).rank}
     for game in (game_a, game_b):
-        services.submit_action(game.pk, game.seats.get(position=0).user, clue, 0)
+        play.submit_action(game.pk, game.seats.get(position=0).user, clue, 0)
 
     client.force_login(viewer)
     for url_a, headers in _viewer_urls(game_a):
@@ -93,7 +93,7 @@ def test_the_page_names_no_hidden_card(client, db):
     """Search every response for the viewer's own cards, named as the pages name cards."""
     users = [make_user(name) for name in ("ann", "ben")]
     game = start_game(*users, seed=SEED)
-    state = services.load_state(game)
+    state = game.load_state()
     viewer_seat = 0
     viewer = game.seats.get(position=viewer_seat).user
     visible = {state.card(cid) for cid in state.hand(1 - viewer_seat)}
@@ -114,10 +114,10 @@ def test_no_download_and_no_replay_before_the_end(client, alice, bob):
     client.force_login(alice)
     assert client.get(f"/games/{game.pk}/export.json").status_code == 404
     assert client.get(f"/games/{game.pk}/replay/0/").status_code == 404
-    services.submit_action(
+    play.submit_action(
         game.pk,
         game.seats.get(position=game.current_seat).user,
-        action_to_dict(services.load_state(game).legal_actions()[-1]),
+        action_to_dict(game.load_state().legal_actions()[-1]),
         0,
     )
     assert client.get(f"/games/{game.pk}/replay/0/").status_code == 404

@@ -6,9 +6,14 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.links import login_url
-from games import outbox, services
 from games.engine import GameOptions
-from games.models import ChatMessage, ChatPolicy, Game, ModeratorAction, Outbox, Report, Seat
+from games.errors import GameError, NotAllowed
+from games.models import ChatMessage, ChatPolicy, Game, Seat
+from games.services import chat, lobby
+from moderation import services as moderation
+from moderation.models import ModeratorAction, Report
+from outbox import delivery
+from outbox.models import Outbox
 from tests.conftest import make_moderator
 from tests.games.conftest import make_user, play_to_the_end, start_game
 
@@ -39,7 +44,8 @@ def plain_staff(db):
 def admin_action(client, model: str, action: str, pk: int, reason: str | None = None, **fields):
     """Run an admin action as the admin's forms do: choose it, then give the reason (and
     whatever else the action asks)."""
-    url = f"/admin/games/{model}/"
+    app = {"report": "moderation", "moderatoraction": "moderation", "user": "accounts"}
+    url = f"/admin/{app.get(model, 'games')}/{model}/"
     form = {"action": action, "_selected_action": [pk]}
     first = client.post(url, form)
     if reason is None:
@@ -84,10 +90,10 @@ def test_a_moderator_extends_clears_and_aborts_with_a_reason_each_logged(
 
 def test_a_moderator_hides_a_message_and_resolves_its_report(client, moderator, alice, bob):
     game = play_to_the_end(start_game(alice, bob))
-    message = services.post_message(game.pk, bob, "something rude")
-    report = services.report(game.pk, alice, "rude", message_id=message.pk)
+    message = chat.post_message(game.pk, bob, "something rude")
+    report = moderation.report(game.pk, alice, "rude", message_id=message.pk)
     client.force_login(moderator)
-    assert "rude" in client.get("/admin/games/report/?status__exact=open").content.decode()
+    assert "rude" in client.get("/admin/moderation/report/?status__exact=open").content.decode()
     admin_action(client, "chatmessage", "hide", message.pk, "insult")
     admin_action(client, "report", "resolve", report.pk, "message hidden, Bob warned")
     message.refresh_from_db()
@@ -103,8 +109,8 @@ def test_a_moderator_hides_a_message_and_resolves_its_report(client, moderator, 
 def test_staff_who_are_not_moderators_cannot_moderate(client, plain_staff, alice, bob):
     game = start_game(alice, bob, turn_time_limit=24)
     Game.objects.filter(pk=game.pk).update(chat_policy=ChatPolicy.DURING)
-    message = services.post_message(game.pk, bob, "hello")
-    report = services.report(game.pk, alice, "rude", message_id=message.pk)
+    message = chat.post_message(game.pk, bob, "hello")
+    report = moderation.report(game.pk, alice, "rude", message_id=message.pk)
     before = Game.objects.filter(pk=game.pk).values().get()
     seats_before = list(Seat.objects.filter(game=game).values())
     client.force_login(plain_staff)
@@ -134,18 +140,18 @@ def test_staff_who_are_not_moderators_cannot_moderate(client, plain_staff, alice
     assert Report.objects.get(pk=report.pk).status == Report.Status.OPEN
     assert not ModeratorAction.objects.exists()
     for action in (
-        lambda: services.moderate_abort(game.pk, plain_staff, "x"),
-        lambda: services.extend_deadline(game.pk, plain_staff, 24, "x"),
-        lambda: services.hide_message(message.pk, plain_staff, "x"),
+        lambda: moderation.abort(game.pk, plain_staff, "x"),
+        lambda: moderation.extend_deadline(game.pk, plain_staff, "x", 24),
+        lambda: moderation.hide_message(message.pk, plain_staff, "x"),
     ):
-        with pytest.raises(services.NotAllowed):
+        with pytest.raises(NotAllowed):
             action()
 
 
 def test_a_moderator_must_say_why(moderator, alice, bob):
     game = start_game(alice, bob, turn_time_limit=24)
-    with pytest.raises(services.GameError, match="Say why"):
-        services.moderate_clear_deadline(game.pk, moderator, "   ")
+    with pytest.raises(GameError, match="Say why"):
+        moderation.clear_deadline(game.pk, moderator, "   ")
     assert Game.objects.get(pk=game.pk).turn_deadline is not None
 
 
@@ -167,9 +173,9 @@ def test_a_suspended_user_is_locked_out_and_their_seats_handed_on(
     client, moderator, alice, bob, carol, mailoutbox
 ):
     playing = start_game(alice, bob)
-    waiting_own = services.create_game(bob, GameOptions(players=2), Game.Visibility.PUBLIC)
-    waiting_other = services.create_game(carol, GameOptions(players=3), Game.Visibility.PUBLIC)
-    services.join_game(waiting_other.pk, bob)
+    waiting_own = lobby.create_game(bob, GameOptions(players=2), Game.Visibility.PUBLIC)
+    waiting_other = lobby.create_game(carol, GameOptions(players=3), Game.Visibility.PUBLIC)
+    lobby.join_game(waiting_other.pk, bob)
     bob_client = Client()
     bob_client.force_login(bob)
     assert bob_client.get("/").status_code == 200
@@ -193,7 +199,7 @@ def test_a_suspended_user_is_locked_out_and_their_seats_handed_on(
     assert not Seat.objects.filter(game=waiting_other, user=bob).exists()
     assert ModeratorAction.objects.filter(action="suspend", user=bob, moderator=moderator).exists()
     row = Outbox.objects.get(kind=Outbox.Kind.SUSPENDED)
-    outbox.run(row.pk)
+    delivery.run(row.pk)
     (message,) = [m for m in mailoutbox if m.to == [bob.email]]
     assert "suspended" in message.subject and "abuse" in message.body
 
@@ -212,8 +218,8 @@ def test_plain_staff_cannot_suspend(client, plain_staff, bob):
     )
     bob.refresh_from_db()
     assert not bob.is_suspended()
-    with pytest.raises(services.NotAllowed):
-        services.suspend_user(bob.pk, plain_staff, "x", 7)
+    with pytest.raises(NotAllowed):
+        moderation.suspend_user(bob.pk, plain_staff, "x", 7)
 
 
 def test_a_moderator_gives_a_seat_to_another_player_or_a_bot(client, moderator, alice, bob, carol):
@@ -236,5 +242,5 @@ def test_a_moderator_gives_a_seat_to_another_player_or_a_bot(client, moderator, 
         "gave Bob's seat to Carol",
         "gave Carol's seat to a bot",
     ]
-    with pytest.raises(services.GameError, match="already plays"):
-        services.replace_seat(game.pk, moderator, "x", bob_seat, alice.email)
+    with pytest.raises(GameError, match="already plays"):
+        moderation.replace_seat(game.pk, moderator, "x", bob_seat, alice.email)

@@ -4,16 +4,16 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
 from games.engine import GameOptions, action_to_dict
 from games.models import Game
+from games.services import lobby, play
 from tests.games.conftest import current_user, start_game, user_at
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def first_clue(game: Game) -> dict:
-    state = services.load_state(game)
+    state = game.load_state()
     clue = next(a for a in state.legal_actions() if type(a).__name__ == "Clue")
     return action_to_dict(clue)
 
@@ -68,7 +68,7 @@ def test_play_asks_for_confirmation_first(client, alice, bob):
     game = start_game(alice, bob)
     mover = current_user(game)
     client.force_login(mover)
-    card = services.load_state(game).hand(game.current_seat)[0]
+    card = game.load_state().hand(game.current_seat)[0]
     form = {"turn": 0, "kind": "play", "card": card}
     response = client.post(f"/games/{game.pk}/move/", form)
     assert response.status_code == 200
@@ -83,7 +83,7 @@ def test_a_stale_form_gets_a_message_and_the_current_table(client, alice, bob):
     mover = current_user(game)
     client.force_login(mover)
     clue = first_clue(game)
-    services.submit_action(game.pk, mover, clue, 0)
+    play.submit_action(game.pk, mover, clue, 0)
     # The same form again, as a double click or a second tab would send it.
     value = {"colour": clue["colour"]} if "colour" in clue else {"rank": clue["rank"]}
     form = {"turn": 0, "kind": "clue", "target": clue["target"], **value}
@@ -119,7 +119,7 @@ def test_the_poll_transfers_nothing_until_the_game_moves(client, alice, bob):
     client.force_login(waiting)
     response = client.get(f"/games/{game.pk}/poll/?turn=0", **HTMX)
     assert response.status_code == 204 and response.content == b""
-    services.submit_action(game.pk, current_user(game), first_clue(game), 0)
+    play.submit_action(game.pk, current_user(game), first_clue(game), 0)
     response = client.get(f"/games/{game.pk}/poll/?turn=0", **HTMX)
     assert response.status_code == 200
     page = response.content.decode()
@@ -166,9 +166,9 @@ def test_turn_page_queries_do_not_grow_with_the_moves(client, alice, bob):
     before = queries_for_page()
     for _ in range(20):
         game.refresh_from_db()
-        state = services.load_state(game)
+        state = game.load_state()
         action = state.legal_actions()[-1]  # clues and discards: keeps the game going
-        services.submit_action(game.pk, current_user(game), action_to_dict(action), game.turn)
+        play.submit_action(game.pk, current_user(game), action_to_dict(action), game.turn)
     assert queries_for_page() == before
 
 
@@ -185,14 +185,14 @@ def test_every_player_count_renders(client, django_user_model, players):
 def test_the_waiting_room_poll_reloads_when_someone_joins_and_redirects_at_the_start(
     client, alice, bob
 ):
-    game = services.create_game(alice, GameOptions(players=2), Game.Visibility.PUBLIC)
+    game = lobby.create_game(alice, GameOptions(players=2), Game.Visibility.PUBLIC)
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "status=open&amp;filled=1" in page
     url = f"/games/{game.pk}/poll/?status=open&filled=1"
     assert client.get(url, **HTMX).status_code == 204
-    services.join_game(game.pk, bob)
+    lobby.join_game(game.pk, bob)
     assert client.get(url, **HTMX)["HX-Refresh"] == "true"
-    services.start_game(game.pk, alice)
+    lobby.start_game(game.pk, alice)
     response = client.get(f"/games/{game.pk}/poll/?status=open&filled=2", **HTMX)
     assert response["HX-Redirect"] == f"/games/{game.pk}/"

@@ -7,9 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import outbox, services, tasks
 from games.engine import action_to_dict
-from games.models import Game, Move, Outbox
+from games.models import Game, Move
+from games.services import announce, play
+from outbox import delivery
+from outbox.models import Outbox
 from tests.celery_helpers import celery_config
 from tests.games.conftest import current_user, start_game
 
@@ -49,9 +51,9 @@ def test_a_move_made_while_the_broker_is_down_is_kept_and_its_email_sent_later(
 
     # The broker is back: the next sweep enqueues the row, a worker sends it, once.
     with celery_config(task_always_eager=True):
-        assert tasks.sweep()["outbox_enqueued"] == 1
+        assert delivery.sweep_outbox() == 1
         assert [m.to for m in mailoutbox] == [[current_user(game).email]]
-        assert tasks.sweep()["outbox_enqueued"] == 0
+        assert delivery.sweep_outbox() == 0
     assert len(mailoutbox) == 1
     row.refresh_from_db()
     assert row.done_at is not None
@@ -61,8 +63,8 @@ def test_a_move_made_while_the_broker_is_down_is_kept_and_its_email_sent_later(
 def test_the_same_task_run_twice_sends_once(alice, bob, mailoutbox, eager_celery):
     start_game(alice, bob)
     row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
-    assert tasks.run_outbox.apply(args=[row.pk]).get() is True
-    assert tasks.run_outbox.apply(args=[row.pk]).get() is False
+    assert delivery.run_outbox_row.apply(args=[row.pk]).get() is True
+    assert delivery.run_outbox_row.apply(args=[row.pk]).get() is False
     assert len(mailoutbox) == 1
 
 
@@ -74,11 +76,11 @@ def test_a_row_claimed_by_a_worker_that_died_is_run_again_after_the_lease(
     row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
     # A worker claimed it and was killed before finishing.
     Outbox.objects.filter(pk=row.pk).update(claimed_at=timezone.now(), attempts=1)
-    assert tasks.sweep()["outbox_enqueued"] == 0  # still within its lease: not stolen
+    assert delivery.sweep_outbox() == 0  # still within its lease: not stolen
     Outbox.objects.filter(pk=row.pk).update(
-        claimed_at=timezone.now() - outbox.CLAIM_LEASE - timedelta(seconds=1)
+        claimed_at=timezone.now() - delivery.CLAIM_LEASE - timedelta(seconds=1)
     )
-    assert tasks.sweep()["outbox_enqueued"] == 1
+    assert delivery.sweep_outbox() == 1
     assert len(mailoutbox) == 1
 
 
@@ -90,15 +92,15 @@ def test_a_failing_handler_is_retried_with_backoff_and_keeps_its_error(alice, bo
     def refuse(*args, **kwargs):
         raise ConnectionRefusedError("mail server down")
 
-    monkeypatch.setattr("games.notifications.send_email", refuse)
+    monkeypatch.setattr("games.emails.send_email", refuse)
     before = timezone.now()
-    assert outbox.run(row.pk) is False
+    assert delivery.run(row.pk) is False
     row.refresh_from_db()
     assert row.done_at is None and row.claimed_at is None and row.attempts == 1
     assert "mail server down" in row.last_error
-    assert row.due_at >= before + outbox.backoff(1)
-    assert outbox.backoff(2) > outbox.backoff(1)
-    assert outbox.run(row.pk) is False  # not due yet: nothing happens
+    assert row.due_at >= before + delivery.backoff(1)
+    assert delivery.backoff(2) > delivery.backoff(1)
+    assert delivery.run(row.pk) is False  # not due yet: nothing happens
     row.refresh_from_db()
     assert row.attempts == 1
 
@@ -107,15 +109,15 @@ def test_a_failing_handler_is_retried_with_backoff_and_keeps_its_error(alice, bo
 def test_moves_and_their_outbox_rows_commit_together(alice, bob, monkeypatch):
     """If writing the outbox row fails, the move is not recorded either."""
     game = start_game(alice, bob)
-    state = services.load_state(game)
+    state = game.load_state()
 
     def broken_schedule(*args, **kwargs):
         raise RuntimeError("outbox unavailable")
 
-    monkeypatch.setattr(outbox, "schedule", broken_schedule)
+    monkeypatch.setattr(announce, "schedule", broken_schedule)
     clue = next(a for a in state.legal_actions() if type(a).__name__ == "Clue")
     with pytest.raises(RuntimeError):
-        services.submit_action(game.pk, current_user(game), action_to_dict(clue), 0)
+        play.submit_action(game.pk, current_user(game), action_to_dict(clue), 0)
     assert not Move.objects.filter(game=game).exists()
     game.refresh_from_db()
     assert game.turn == 0
@@ -126,14 +128,14 @@ def test_an_email_the_smtp_server_refuses_is_sent_when_it_accepts_again(alice, b
     start_game(alice, bob)
     row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
     smtp_server.refuse()  # 451: try again later
-    assert outbox.run(row.pk) is False
+    assert delivery.run(row.pk) is False
     row.refresh_from_db()
     assert row.done_at is None and row.attempts == 1 and "451" in row.last_error
     assert smtp_server.messages == []
 
     smtp_server.accept()
     Outbox.objects.filter(pk=row.pk).update(due_at=timezone.now())  # the backoff has passed
-    assert tasks.sweep()["outbox_enqueued"] == 1
-    assert tasks.sweep()["outbox_enqueued"] == 0
+    assert delivery.sweep_outbox() == 1
+    assert delivery.sweep_outbox() == 0
     (message,) = smtp_server.messages
     assert message["Subject"].startswith("Your turn in Hanabi game")

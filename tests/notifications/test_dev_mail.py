@@ -11,7 +11,7 @@ from django.http import Http404
 from django.test import RequestFactory
 
 from hanabi_site import dev_mail
-from hanabi_site.emails import send_email
+from lib.emails import send_email
 
 LOGIN_URL = "http://127.0.0.1:8000/accounts/link/?sesame=abc&next=%2Fgames%2F7%2F"
 EML_NAME = re.compile(r"\d{8}-\d{6}-\d{6}-\d+\.eml")

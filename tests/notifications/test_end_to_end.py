@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 from django.db import connection
 
-from games import services
 from games.engine import action_to_dict
+from games.services import play
 from tests.celery_helpers import celery_config, celery_worker
 from tests.games.conftest import current_user, play_to_the_end, start_game
 from tests.notifications.conftest import LocalSMTPServer
@@ -52,9 +52,9 @@ def test_a_real_worker_emails_each_player_in_turn_and_everyone_at_the_end(
         assert smtp_server.messages[0]["To"] == first.email
         assert smtp_server.messages[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
-        state = services.load_state(game)
+        state = game.load_state()
         clue = next(a for a in state.legal_actions() if type(a).__name__ == "Clue")
-        services.submit_action(game.pk, first, action_to_dict(clue), 0)
+        play.submit_action(game.pk, first, action_to_dict(clue), 0)
         second = current_user(game)
         wait_for(lambda: len(smtp_server.messages) == 2)
         assert smtp_server.messages[1]["To"] == second.email

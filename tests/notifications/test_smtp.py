@@ -11,7 +11,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url, user_for_token
-from hanabi_site.emails import send_email
+from lib.emails import send_email
 from tests.notifications.conftest import (
     PERMANENT_FAILURE,
     TEMPORARY_FAILURE,
@@ -25,7 +25,7 @@ LOGIN_URL = "http://127.0.0.1:8000/accounts/link/?sesame=abc&next=%2Fgames%2F7%2
 
 
 def send_a_game_email(user: User) -> None:
-    """An email with the headers every game email carries (games.notifications)."""
+    """An email with the headers every game email carries (games.emails)."""
     headers = {
         "List-Unsubscribe": f"<{unsubscribe_url(user)}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -9,9 +9,12 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import outbox, services, tasks
+from games import tasks
 from games.engine import GameOptions, action_to_dict
-from games.models import Game, Outbox
+from games.models import Game
+from games.services import lobby, play
+from outbox import delivery
+from outbox.models import Outbox
 from tests.games.conftest import current_user, play_to_the_end, start_game, user_at
 
 
@@ -23,11 +26,11 @@ def _send_at_once(settings):
 def run_due(kind: str) -> int:
     """Run every due row of one kind, as the worker would; how many did their work."""
     rows = Outbox.objects.filter(kind=kind, done_at=None, due_at__lte=timezone.now())
-    return sum(outbox.run(pk) for pk in rows.values_list("pk", flat=True))
+    return sum(delivery.run(pk) for pk in rows.values_list("pk", flat=True))
 
 
 def first_clue(game: Game) -> dict:
-    state = services.load_state(game)
+    state = game.load_state()
     return action_to_dict(next(a for a in state.legal_actions() if type(a).__name__ == "Clue"))
 
 
@@ -48,7 +51,7 @@ def test_the_player_to_move_gets_one_email_with_the_table_and_a_login_link(
     assert message.extra_headers["List-Unsubscribe"].startswith("<http")
 
     # The other player's cards are listed; the recipient's own are not.
-    state = services.load_state(game)
+    state = game.load_state()
     seat = game.seats.get(user=mover).position
     others = [state.card(cid).code for cid in state.hand(1 - seat)]
     assert " ".join(others) in re.sub(r"\*", "", message.body)
@@ -64,7 +67,7 @@ def test_the_player_to_move_gets_one_email_with_the_table_and_a_login_link(
 def test_the_email_tells_what_happened_since_my_last_turn(alice, bob, mailoutbox):
     game = start_game(alice, bob)
     first, second = current_user(game), user_at(game, 1 - game.current_seat)
-    services.submit_action(game.pk, first, first_clue(game), 0)
+    play.submit_action(game.pk, first, first_clue(game), 0)
     run_due(Outbox.Kind.YOUR_TURN)
     to_second = next(m for m in mailoutbox if m.to == [second.email])
     assert f"{first.display_name} clues {second.display_name}" in to_second.body
@@ -75,7 +78,7 @@ def test_no_email_once_the_turn_is_played_or_for_muted_or_unsubscribed_players(
     alice, bob, mailoutbox
 ):
     game = start_game(alice, bob)
-    services.submit_action(game.pk, current_user(game), first_clue(game), 0)
+    play.submit_action(game.pk, current_user(game), first_clue(game), 0)
     # The first player's row is stale now; only the second player's email goes out.
     assert run_due(Outbox.Kind.YOUR_TURN) == 2
     assert [m.to for m in mailoutbox] == [[current_user(game).email]]
@@ -83,9 +86,9 @@ def test_no_email_once_the_turn_is_played_or_for_muted_or_unsubscribed_players(
     mailoutbox.clear()
     waiting = current_user(game)
     game.seats.filter(user=waiting).update(muted=True)
-    services.submit_action(game.pk, waiting, first_clue(game), 1)
+    play.submit_action(game.pk, waiting, first_clue(game), 1)
     User.objects.filter(pk=current_user(game).pk).update(notify=User.Notify.NONE)
-    services.submit_action(game.pk, current_user(game), first_clue(game), 2)
+    play.submit_action(game.pk, current_user(game), first_clue(game), 2)
     run_due(Outbox.Kind.YOUR_TURN)
     assert mailoutbox == []
 
@@ -124,7 +127,7 @@ def test_a_reminder_goes_out_before_the_deadline_unless_the_turn_was_played(alic
     assert "ends soon" in message.subject and "time runs out at" in message.body
 
     mailoutbox.clear()
-    services.submit_action(game.pk, current_user(game), first_clue(game), 0)
+    play.submit_action(game.pk, current_user(game), first_clue(game), 0)
     Outbox.objects.filter(kind=Outbox.Kind.REMINDER).update(due_at=timezone.now())
     run_due(Outbox.Kind.REMINDER)
     assert all(
@@ -163,9 +166,9 @@ def test_the_daily_digest_lists_the_games_waiting_on_me_once_a_day(alice, bob, c
 
 
 def test_an_invitation_to_a_member_carries_the_unsubscribe_headers(alice, bob, mailoutbox):
-    game = services.create_game(alice, GameOptions(players=3), Game.Visibility.INVITE)
-    services.invite_by_email(game.pk, alice, bob.email.upper())
-    services.invite_by_email(game.pk, alice, "stranger@example.org")
+    game = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.INVITE)
+    lobby.invite_by_email(game.pk, alice, bob.email.upper())
+    lobby.invite_by_email(game.pk, alice, "stranger@example.org")
     run_due(Outbox.Kind.INVITATION)
     to_bob = next(m for m in mailoutbox if m.to == [bob.email])
     assert "List-Unsubscribe" in to_bob.extra_headers and "Email preferences" in to_bob.body

@@ -13,8 +13,8 @@ PERMISSIONS = [
     ("games", "view_move"),
     ("games", "view_seat"),
     ("games", "view_chatmessage"),
-    ("games", "view_report"),
-    ("games", "view_moderatoraction"),
+    ("moderation", "view_report"),
+    ("moderation", "view_moderatoraction"),
     ("accounts", "view_user"),
 ]
 

@@ -1,5 +1,7 @@
-"""What each kind of outbox row does. Every handler is safe to run twice: it re-reads the
-game and does nothing if the moment has passed (the turn was played, the game ended)."""
+"""What each game email says, and when it is not sent. Each is the handler of one kind of
+outbox row (games/services/announce.py says when the rows are written). Every handler is
+safe to run twice: it re-reads the game and does nothing if the moment has passed (the turn
+was played, the game ended)."""
 
 from datetime import datetime
 
@@ -10,17 +12,19 @@ from django.utils import timezone
 from accounts.links import login_url
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
-from games import outbox, services
 from games.engine import event_dict, view_for
-from games.models import Game, Invitation, MadeBy, Outbox, Seat
-from hanabi_site.emails import send_email
-from hanabi_site.middleware import zone_named
+from games.models import Game, Invitation, MadeBy, Seat
+from games.services.announce import notify_delay
+from lib.emails import send_email
+from lib.time_zones import zone_named
+from outbox.models import Outbox
+from outbox.registry import Retry, handler
 
 # A turn link logs the player in: long enough for a slow week, not for months.
 TURN_LINK_MAX_AGE = 60 * 60 * 24 * 7
 
 
-@outbox.handler(Outbox.Kind.INVITATION)
+@handler(Outbox.Kind.INVITATION)
 def send_invitation(row: Outbox) -> None:
     invitation = Invitation.objects.select_related("game", "invited_by").get(
         pk=row.payload["invitation"]
@@ -70,8 +74,8 @@ def _wants_turn_emails(seat: Seat) -> bool:
 
 def _turn_context(game: Game, seat: Seat) -> dict:
     """The table as the player may see it, and what happened since their last move."""
-    names = services.seat_names(game)
-    state = services.load_state(game)
+    names = game.seat_names()
+    state = game.load_state()
     view = view_for(state, seat.position, names)
     automatic = set(game.moves.exclude(made_by=MadeBy.PLAYER).values_list("turn", flat=True))
     previous_own = [e.turn for e in state.events if e.seat == seat.position]
@@ -111,19 +115,19 @@ def _current_seat(game: Game, turn: int) -> Seat | None:
     return game.seats.select_related("user").get(position=game.current_seat)
 
 
-@outbox.handler(Outbox.Kind.YOUR_TURN)
+@handler(Outbox.Kind.YOUR_TURN)
 def send_your_turn(row: Outbox) -> None:
     game = Game.objects.get(pk=row.payload["game"])
     seat = _current_seat(game, row.payload["turn"])
     if seat is None or not _wants_turn_emails(seat):
         return
-    if seat.last_seen_at and timezone.now() - seat.last_seen_at < services.notify_delay():
+    if seat.last_seen_at and timezone.now() - seat.last_seen_at < notify_delay():
         # The player is looking at the game: ask again later, and send if they leave.
-        raise outbox.Retry(services.notify_delay())
+        raise Retry(notify_delay())
     send_game_email("your_turn", seat.user, _turn_context(game, seat))
 
 
-@outbox.handler(Outbox.Kind.REMINDER)
+@handler(Outbox.Kind.REMINDER)
 def send_reminder(row: Outbox) -> None:
     game = Game.objects.get(pk=row.payload["game"])
     seat = _current_seat(game, row.payload["turn"])
@@ -135,32 +139,32 @@ def send_reminder(row: Outbox) -> None:
     send_game_email("reminder", seat.user, _turn_context(game, seat))
 
 
-@outbox.handler(Outbox.Kind.GAME_OVER)
+@handler(Outbox.Kind.GAME_OVER)
 def send_game_over(row: Outbox) -> None:
     game = Game.objects.get(pk=row.payload["game"])
     seat = game.seats.select_related("user").get(user_id=row.payload["user"])
     if seat.muted or seat.user.notify == User.Notify.NONE:
         return
-    state = services.load_state(game)
+    state = game.load_state()
     replay_path = reverse("games:replay", args=[game.pk, game.turn])
     send_game_email(
         "game_over",
         seat.user,
         {
             "game": game,
-            "names": services.seat_names(game),
-            "outcome": services.outcome(state, game.end),
+            "names": game.seat_names(),
+            "outcome": game.outcome(state),
             "replay_url": login_url(seat.user, replay_path, TURN_LINK_MAX_AGE, "replay"),
         },
     )
 
 
-@outbox.handler(Outbox.Kind.DIGEST)
+@handler(Outbox.Kind.DIGEST)
 def send_digest(row: Outbox) -> None:
     user = User.objects.get(pk=row.payload["user"])
     if user.notify != User.Notify.DAILY_DIGEST:
         return
-    games = list(services.games_waiting_on(user))
+    games = list(Game.objects.waiting_on(user))
     if not games:
         return
     links = [
@@ -168,17 +172,3 @@ def send_digest(row: Outbox) -> None:
         for game in games
     ]
     send_game_email("digest", user, {"links": links})
-
-
-@outbox.handler(Outbox.Kind.BOT_MOVE)
-def make_bot_move(row: Outbox) -> None:
-    services.bot_move(row.payload["game"], row.payload["turn"])
-
-
-@outbox.handler(Outbox.Kind.SUSPENDED)
-def send_suspension(row: Outbox) -> None:
-    user = User.objects.get(pk=row.payload["user"])
-    if not user.is_suspended():
-        return  # lifted since
-    with timezone.override(zone_named(user.time_zone)):
-        send_email("accounts/suspended", user.email, {"user": user})

@@ -1,4 +1,4 @@
-"""The outbox: side effects written with the change that causes them, carried out after commit.
+"""Outbox rows written with the change that causes them, carried out after commit.
 
 `schedule()` adds a row inside the caller's transaction and asks Celery to run it once the
 transaction commits. `run()` claims a row, does the work, and marks it done; a row whose
@@ -8,40 +8,21 @@ commit time, a worker died mid-task), so nothing is lost.
 """
 
 import logging
-from collections.abc import Callable
 from datetime import timedelta
 
+from celery import shared_task
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.models import Outbox
+from outbox.models import Outbox
+from outbox.registry import Retry, handler_for
 
 logger = logging.getLogger(__name__)
 
 # A claimed row whose worker vanished is retried after this long.
 CLAIM_LEASE = timedelta(minutes=10)
 MAX_ATTEMPTS = 8
-
-_handlers: dict[str, Callable[[Outbox], None]] = {}
-
-
-def handler(kind: str) -> Callable:
-    """Register the function that carries out one kind of outbox row."""
-
-    def register(function: Callable[[Outbox], None]) -> Callable[[Outbox], None]:
-        _handlers[kind] = function
-        return function
-
-    return register
-
-
-class Retry(Exception):
-    """Raised by a handler to try again later, without counting a failure."""
-
-    def __init__(self, delay: timedelta) -> None:
-        super().__init__(f"retry in {delay}")
-        self.delay = delay
 
 
 # Rows due sooner than this are handed to Celery with a countdown; later ones wait for the
@@ -56,6 +37,7 @@ def schedule(
 
     With a dedupe_key, a second row of the same kind and key is never added (None).
     """
+    handler_for(kind)  # a kind nobody carries out is a bug: fail now, not in a worker
     row = Outbox(kind=kind, payload=payload, due_at=timezone.now() + delay, dedupe_key=dedupe_key)
     if not dedupe_key:
         row.save()
@@ -74,10 +56,8 @@ def schedule(
 
 
 def _enqueue(row_id: int, delay: timedelta = timedelta(0)) -> None:
-    from games.tasks import run_outbox
-
     try:
-        run_outbox.apply_async((row_id,), countdown=delay.total_seconds() or None)
+        run_outbox_row.apply_async((row_id,), countdown=delay.total_seconds() or None)
     except Exception:
         # The row is committed; the sweep will enqueue it when the broker is back.
         logger.warning(
@@ -101,7 +81,7 @@ def run(row_id: int) -> bool:
         return False
     row = Outbox.objects.get(pk=row_id)
     try:
-        _handlers[row.kind](row)
+        handler_for(row.kind)(row)
     except Retry as retry:
         Outbox.objects.filter(pk=row.pk).update(
             claimed_at=None, due_at=now + retry.delay, attempts=F("attempts") - 1
@@ -136,3 +116,15 @@ def enqueue_due(limit: int = 500) -> int:
     for row_id in ids:
         _enqueue(row_id)
     return len(ids)
+
+
+# Named explicitly: rows enqueued before the outbox moved out of games still find the task.
+@shared_task(name="games.tasks.run_outbox")
+def run_outbox_row(row_id: int) -> bool:
+    return run(row_id)
+
+
+@shared_task(name="outbox.sweep")
+def sweep_outbox() -> int:
+    """Run every minute by beat: re-enqueue rows that are due but were never run."""
+    return enqueue_due()

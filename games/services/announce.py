@@ -1,0 +1,80 @@
+"""Which outbox rows each change to a game writes, and with what delay: the one place that
+says which email (or bot move, or analysis) goes out when. The rows are written in the
+caller's transaction and carried out after it commits (outbox/delivery.py); what each row
+does is in games/emails.py, games/tasks.py and games/hindsight.py."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.engine import GameState
+from games.models import Game, Invitation
+from outbox.delivery import schedule
+from outbox.models import Outbox
+
+
+def notify_delay() -> timedelta:
+    """How long a your-turn email waits, so that a player looking at the game gets none."""
+    return timedelta(seconds=settings.NOTIFY_DELAY_SECONDS)
+
+
+def bot_delay() -> timedelta:
+    """A short pause before a bot moves, so that people see its move arrive, not a jump."""
+    return timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS)
+
+
+def turn_changed(game: Game, state: GameState) -> None:
+    """A new turn (or the end): the next player's email and reminder, or the bot's move."""
+    if game.is_finished():
+        game_over(game)
+        return
+    seat = game.seats.get(position=game.current_seat)
+    if seat.is_bot:
+        bot_to_move(game, delay=bot_delay())
+        return
+    your_turn(game)
+    reminder(game)
+
+
+def your_turn(game: Game, delay: timedelta | None = None) -> None:
+    """The your-turn email to the player of the current seat (by default after notify_delay:
+    none is sent while their page is open)."""
+    payload = {"game": game.pk, "turn": game.turn}
+    schedule(Outbox.Kind.YOUR_TURN, payload, delay=notify_delay() if delay is None else delay)
+
+
+def bot_to_move(game: Game, delay: timedelta = timedelta(0)) -> None:
+    schedule(Outbox.Kind.BOT_MOVE, {"game": game.pk, "turn": game.turn}, delay=delay)
+
+
+def reminder(game: Game) -> None:
+    """A reminder before the turn's deadline: a quarter of the time limit before it, at most
+    12 hours. A row whose deadline has moved since (paused, extended) sends nothing."""
+    if game.turn_deadline is None:
+        return
+    lead = min(timedelta(hours=game.turn_time_limit) / 4, timedelta(hours=12))
+    payload = {"game": game.pk, "turn": game.turn, "deadline": game.turn_deadline.isoformat()}
+    delay = max(game.turn_deadline - lead - timezone.now(), timedelta(0))
+    schedule(Outbox.Kind.REMINDER, payload, delay=delay)
+
+
+def game_over(game: Game) -> None:
+    """The deal's hindsight analysis, and a game-over email to each person who played."""
+    schedule(Outbox.Kind.ANALYSIS, {"game": game.pk}, dedupe_key=str(game.pk))
+    for seat in game.seats.filter(user__isnull=False, is_bot=False):
+        schedule(
+            Outbox.Kind.GAME_OVER,
+            {"game": game.pk, "user": seat.user_id},
+            dedupe_key=f"{game.pk}:{seat.user_id}",
+        )
+
+
+def invitation(invitation: Invitation) -> None:
+    schedule(Outbox.Kind.INVITATION, {"invitation": invitation.pk})
+
+
+def daily_digest(user_id: int, day: str) -> bool:
+    """One digest a day at most for each person; False if today's was already written."""
+    row = schedule(Outbox.Kind.DIGEST, {"user": user_id}, dedupe_key=f"{user_id}:{day}")
+    return row is not None

@@ -1,0 +1,155 @@
+"""Before the start: create a game, gather people and bots, invite, cancel, start."""
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine import GameOptions, seating_order
+from games.errors import GameError, NotAllowed
+from games.models import ChatPolicy, Game, Invitation, Seat, TimeoutPolicy
+from games.services import announce
+from games.services.play import store_summary
+
+
+def create_game(
+    creator: User,
+    options: GameOptions,
+    visibility: str,
+    turn_time_limit: int | None = None,
+    timeout_policy: str = TimeoutPolicy.AUTO_MOVE,
+    bots: int = 0,
+    chat_policy: str = ChatPolicy.AFTER,
+) -> Game:
+    """A new open game with the creator in the first seat, `bots` bots in the last seats,
+    and the other seats empty."""
+    if not 0 <= bots < options.players:
+        raise GameError("Leave at least one seat for a person.")
+    with transaction.atomic():
+        game = Game.objects.create(
+            options=options.to_dict(),
+            visibility=visibility,
+            creator=creator,
+            max_score=options.max_score,
+            turn_time_limit=turn_time_limit,
+            timeout_policy=timeout_policy,
+            chat_policy=chat_policy,
+        )
+        first_bot = options.players - bots
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                position=position,
+                user=creator if position == 0 else None,
+                is_bot=position >= first_bot,
+            )
+            for position in range(options.players)
+        )
+    return game
+
+
+def join_game(game_id: int, user: User, invite_code: str = "") -> Game:
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if not game.is_open():
+            raise GameError("This game has already started; you can no longer join it.")
+        if game.visibility == Game.Visibility.INVITE and invite_code != game.invite_code:
+            raise NotAllowed("This game is by invitation only; ask for the invitation link.")
+        if game.seats.filter(user=user).exists():
+            raise GameError("You already have a seat at this table.")
+        seat = game.seats.filter(user=None, is_bot=False).order_by("position").first()
+        if seat is None:
+            raise GameError("Every seat at this table is taken.")
+        seat.user = user
+        seat.save(update_fields=["user"])
+    return game
+
+
+def leave_game(game_id: int, user: User) -> Game:
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if not game.is_open():
+            raise GameError("The game has started: you can no longer leave it.")
+        if game.creator_id == user.pk:
+            raise GameError("You created this game: cancel it instead of leaving.")
+        updated = game.seats.filter(user=user).update(user=None)
+        if not updated:
+            raise GameError("You have no seat at this table.")
+    return game
+
+
+def set_bot(game_id: int, user: User, position: int, bot: bool) -> Game:
+    """The creator puts a bot in an empty seat before the start, or takes it away."""
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if game.creator_id != user.pk:
+            raise NotAllowed("Only the person who created the game can seat bots.")
+        if not game.is_open():
+            raise GameError("Bots can be seated only before the game starts.")
+        seat = game.seats.filter(position=position, user=None).first()
+        if seat is None:
+            raise GameError("That seat is taken by a player.")
+        if seat.is_bot == bot:
+            raise GameError("A bot already sits there." if bot else "No bot sits there.")
+        seat.is_bot = bot
+        seat.save(update_fields=["is_bot"])
+    return game
+
+
+def abort_game(game_id: int, user: User) -> Game:
+    """The creator cancels a game that has not started."""
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if game.creator_id != user.pk:
+            raise NotAllowed("Only the person who created the game can cancel it.")
+        if not game.is_open():
+            raise GameError("Only a game that has not started can be cancelled.")
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at"])
+    return game
+
+
+def start_game(game_id: int, user: User) -> Game:
+    """Shuffle the players into their seats (from the game's seed) and start."""
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if game.creator_id != user.pk:
+            raise NotAllowed("Only the person who created the game can start it.")
+        if not game.is_open():
+            raise GameError("This game has already started.")
+        seats = list(game.seats.order_by("position"))
+        if any(seat.is_free for seat in seats):
+            raise GameError("Every seat must be taken before the game can start.")
+        if all(seat.is_bot for seat in seats):
+            raise GameError("At least one person must play.")
+        by_joining = [(seat.user_id, seat.is_bot) for seat in seats]
+        order = seating_order(game.seed, len(seats))
+        for seat, source in zip(seats, order, strict=True):
+            seat.user_id, seat.is_bot = by_joining[source]
+        # Clear the users first: the (game, user) constraint must hold after each update.
+        Seat.objects.filter(game=game).update(user=None)
+        Seat.objects.bulk_update(seats, ["user", "is_bot"])
+        state = game.load_state(moves=[])
+        game.status = Game.Status.PLAYING
+        game.started_at = timezone.now()
+        store_summary(game, state)
+        game.save()
+        announce.turn_changed(game, state)
+    return game
+
+
+def invite_by_email(game_id: int, inviter: User, email: str) -> Invitation:
+    email = User.objects.normalize_email(email).strip()
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if not game.seats.filter(user=inviter).exists():
+            raise NotAllowed("Only a player at this table can invite others.")
+        if not game.is_open():
+            raise GameError("This game has already started.")
+        try:
+            with transaction.atomic():
+                invitation = Invitation.objects.create(game=game, email=email, invited_by=inviter)
+        except IntegrityError:
+            raise GameError(f"{email} has already been invited to this game.") from None
+        announce.invitation(invitation)
+    return invitation

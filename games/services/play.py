@@ -1,0 +1,158 @@
+"""What a move does: a player's, a bot's, or one made for a player whose time ran out.
+
+The game is locked, the state rebuilt from its moves, the engine asked whether the action is
+legal; then one Move is appended (unique per game and turn), the summary on Game updated,
+and the next turn announced (games/services/announce.py).
+"""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.bots import choose_action
+from games.engine import (
+    Action,
+    GameState,
+    IllegalAction,
+    action_from_dict,
+    action_to_dict,
+    view_for,
+)
+from games.errors import GameError, IllegalMove, NotAllowed, StaleMove
+from games.models import Game, MadeBy, Move, Seat
+from games.services import announce
+
+
+def submit_action(game_id: int, user: User, action: dict, expected_turn: int) -> Move:
+    """Take one action for the user's seat; exactly one move is accepted per turn."""
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotAllowed("You are not playing in this game.")
+        if not game.is_playing():
+            raise GameError("This game is not being played: no move can be made.")
+        if expected_turn != game.turn:
+            raise StaleMove(
+                "The game moved on since your page was loaded, so that move was not made. "
+                "Here is the table as it is now."
+            )
+        if game.current_seat != seat.position:
+            raise GameError("It is not your turn.")
+        if seat.is_bot:
+            raise GameError("A bot plays this seat now.")
+        if seat.timeouts_in_a_row:
+            seat.timeouts_in_a_row = 0
+            seat.save(update_fields=["timeouts_in_a_row"])
+        return apply_action(game, seat, action, MadeBy.PLAYER)
+
+
+def bot_move(game_id: int, expected_turn: int) -> Move | None:
+    """A bot seat's move, if it is still that bot's turn (safe to run twice)."""
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if not game.is_playing() or game.turn != expected_turn:
+            return None
+        seat = game.seats.get(position=game.current_seat)
+        if not seat.is_bot:
+            return None
+        return apply_action(game, seat, bot_action(game, seat), MadeBy.BOT)
+
+
+def bot_action(game: Game, seat: Seat) -> Action:
+    # The policy sees only the seat's own view: never a hidden card.
+    return choose_action(view_for(game.load_state(), seat.position))
+
+
+def apply_action(game: Game, seat: Seat, action: dict | Action, made_by: str) -> Move:
+    """Apply one action to a locked game whose turn it is for `seat`, and record it."""
+    state = game.load_state()
+    try:
+        if isinstance(action, dict):
+            action = action_from_dict(action)
+        state.apply(action)
+    except IllegalAction as error:
+        raise IllegalMove(f"That move is not allowed: {error.reason}.") from None
+    move = Move.objects.create(
+        game=game,
+        turn=game.turn,
+        seat=seat.position,
+        action=action_to_dict(action),
+        made_by=made_by,
+    )
+    store_summary(game, state)
+    game.save(update_fields=SUMMARY_FIELDS)
+    announce.turn_changed(game, state)
+    return move
+
+
+SUMMARY_FIELDS = [
+    "turn",
+    "current_seat",
+    "score",
+    "end",
+    "status",
+    "finished_at",
+    "turn_started_at",
+    "turn_deadline",
+]
+
+
+def store_summary(game: Game, state: GameState) -> None:
+    """Copy what list pages and the sweep need from the engine's state onto the game."""
+    now = timezone.now()
+    game.turn = state.turn
+    game.current_seat = state.current_seat
+    game.score = state.score
+    game.max_score = state.max_score
+    game.turn_started_at = now
+    game.turn_deadline = game.deadline_from(now)
+    if state.is_over:
+        game.end = str(state.end)
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        game.turn_deadline = None
+
+
+def reclaim_seat(game_id: int, user: User) -> Seat:
+    """A player whose seat a bot took over (after timeouts) takes it back."""
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotAllowed("You are not playing in this game.")
+        if not seat.is_bot:
+            raise GameError("Nobody else plays your seat.")
+        if not game.is_playing():
+            raise GameError("This game is not being played.")
+        seat.is_bot = False
+        seat.timeouts_in_a_row = 0
+        seat.save(update_fields=["is_bot", "timeouts_in_a_row"])
+        if game.current_seat == seat.position:
+            # The bot's move was scheduled; now the player is told instead.
+            announce.your_turn(game)
+    return seat
+
+
+def set_muted(game_id: int, user: User, muted: bool) -> Seat:
+    """Mute (or unmute) the emails of one game for one player."""
+    seat = Seat.objects.filter(game_id=game_id, user=user).first()
+    if seat is None:
+        raise NotAllowed("You are not playing in this game.")
+    seat.muted = muted
+    seat.save(update_fields=["muted"])
+    return seat
+
+
+# A poll every few seconds would otherwise write every few seconds.
+PRESENCE_WRITE_EVERY = timedelta(seconds=20)
+
+
+def record_presence(game_id: int, user: User) -> None:
+    """The player's game page is open (it polled): their turn emails can wait."""
+    now = timezone.now()
+    Seat.objects.filter(game_id=game_id, user=user).exclude(
+        last_seen_at__gt=now - PRESENCE_WRITE_EVERY
+    ).update(last_seen_at=now)

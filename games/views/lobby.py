@@ -1,0 +1,178 @@
+"""The home page, and a game before its start: creating it, the invitation link, joining,
+leaving, bots, invitations by email, cancelling and starting."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games.errors import GameError
+from games.forms import InviteForm, NewGameForm
+from games.models import Game, Seat
+from games.services import lobby
+from games.views.access import run_service
+from games.views.chat import chat_context
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    context: dict = {
+        "open_games": Game.objects.filter(
+            status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC
+        )
+        .select_related("creator")
+        .order_by("-created_at")[:20],
+        "finished_games": Game.objects.filter(
+            status=Game.Status.FINISHED, visibility=Game.Visibility.PUBLIC
+        )
+        .select_related("creator")
+        .order_by("-finished_at")[:10],
+    }
+    if request.user.is_authenticated:
+        active = (
+            Game.objects.filter(
+                seats__user=request.user, status__in=[Game.Status.OPEN, Game.Status.PLAYING]
+            )
+            .prefetch_related("seats__user")
+            .order_by("-created_at")
+        )
+        waiting_on_me = set(Game.objects.waiting_on(request.user).values_list("pk", flat=True))
+        entries = [_lobby_entry(game, game.pk in waiting_on_me) for game in active]
+        # Games waiting on me first, then games in play, then games still gathering players.
+        entries.sort(key=lambda entry: (not entry["my_turn"], entry["game"].is_open()))
+        context["my_games"] = entries
+        context["my_turn_count"] = len(waiting_on_me)
+        context["my_finished"] = Game.objects.filter(
+            seats__user=request.user, status=Game.Status.FINISHED
+        ).order_by("-finished_at")[:10]
+    return render(request, "games/home.html", context)
+
+
+def _lobby_entry(game: Game, my_turn: bool) -> dict:
+    seats = sorted(game.seats.all(), key=lambda seat: seat.position)
+    current = next((s for s in seats if s.position == game.current_seat), None)
+    return {
+        "game": game,
+        "names": [seat.name for seat in seats],
+        "my_turn": my_turn,
+        "waiting_on": current.name if current and game.is_playing() else None,
+        "free_seats": sum(seat.is_free for seat in seats),
+    }
+
+
+def how_the_bots_play(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/bots.html")
+
+
+@login_required
+def new_game(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        game = lobby.create_game(
+            request.user,
+            form.cleaned_data["options"],
+            form.cleaned_data["visibility"],
+            turn_time_limit=form.cleaned_data["turn_time_limit"],
+            timeout_policy=form.cleaned_data["timeout_policy"],
+            bots=form.cleaned_data["bots"],
+            chat_policy=form.cleaned_data["chat_policy"],
+        )
+        messages.success(request, "Game created. Invite players, then start it.")
+        return redirect(game)
+    return render(request, "games/new.html", {"form": form})
+
+
+@login_required
+def invite_link(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
+    """The shareable link: shows the table and a button to join."""
+    game = get_object_or_404(Game, pk=game_id, invite_code=code)
+    seat = game.seat_of(request.user)
+    if seat is not None:
+        return redirect(game)
+    if not game.is_open():
+        messages.error(request, "This game has already started; you can no longer join it.")
+        return redirect("home")
+    return render(
+        request,
+        "games/join.html",
+        {"game": game, "code": code, "names": game.seat_names()},
+    )
+
+
+def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpResponse:
+    seats = list(game.seats.select_related("user").order_by("position"))
+    return render(
+        request,
+        "games/waiting.html",
+        {
+            "game": game,
+            "seats": seats,
+            "seat": seat,
+            "is_creator": game.creator_id == request.user.pk,
+            "full": not any(s.is_free for s in seats),
+            "filled": sum(not s.is_free for s in seats),
+            "invite_url": request.build_absolute_uri(
+                reverse("games:invite", args=[game.pk, game.invite_code])
+            ),
+            "invite_form": InviteForm(),
+            "options_text": game.game_options.describe(),
+            **chat_context(game, seat),
+        },
+    )
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    code = request.POST.get("code", "")
+    return run_service(request, game_id, lobby.join_game, code, success="You have a seat.")
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    return run_service(request, game_id, lobby.leave_game, success="You left the table.")
+
+
+@login_required
+@require_POST
+def bot_seat(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        position = int(request.POST.get("position", ""))
+    except ValueError:
+        messages.error(request, "Choose a seat.")
+        return redirect("games:detail", game_id)
+    bot = request.POST.get("bot") == "yes"
+    done = "A bot takes the seat." if bot else "The seat is free again."
+    return run_service(request, game_id, lobby.set_bot, position, bot, success=done)
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, game_id: int) -> HttpResponse:
+    run_service(request, game_id, lobby.abort_game, success="The game is cancelled.")
+    return redirect("home")
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, game_id: int) -> HttpResponse:
+    return run_service(request, game_id, lobby.start_game, success="The game has started.")
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That is not an email address.")
+        return redirect("games:detail", game_id)
+    email = form.cleaned_data["email"]
+    try:
+        lobby.invite_by_email(game_id, request.user, email)
+    except GameError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Invitation sent to {email}.")
+    return redirect("games:detail", game_id)

@@ -1,0 +1,136 @@
+"""Finished games: the replay that steps through every turn, the deal's analysis, the
+download as hanab.live JSON; and hanab.live files imported to be watched."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from games import hindsight
+from games.engine import replay, spectator_view
+from games.errors import GameError
+from games.forms import ImportForm
+from games.models import ImportedReplay, outcome
+from games.services import replays
+from games.table_context import table
+from games.views.access import game_for
+from games.views.chat import chat_context
+
+
+def replay_page(
+    request: HttpRequest,
+    record: dict,
+    turn: int,
+    url_name: str,
+    url_args: list,
+    extra: dict,
+) -> HttpResponse:
+    """A replay: every hand face up, stepping through the turns of a game that is over (or
+    of an imported record). `record` is what games.services.replays makes."""
+    options, deck_source, actions = record["options"], record["deck_source"], record["actions"]
+    if not 0 <= turn <= len(actions):
+        raise Http404("No such turn")
+    final = replay(options, deck_source, actions)
+    state = final if turn == len(actions) else replay(options, deck_source, actions, upto=turn)
+    view = spectator_view(state, record["names"])
+    view["viewer"] = None
+    over = final.is_over or bool(record.get("end"))
+
+    def link(t: int) -> str:
+        return reverse(url_name, args=[*url_args, t])
+
+    context = {
+        "title": record["title"],
+        "view": view,
+        **table(view),
+        "outcome": outcome(final, record.get("end", "")) if over else None,
+        "turn": turn,
+        "last_turn": len(actions),
+        "nav": {
+            "first": link(0) if turn > 0 else None,
+            "previous": link(turn - 1) if turn > 0 else None,
+            "next": link(turn + 1) if turn < len(actions) else None,
+            "last": link(len(actions)) if turn < len(actions) else None,
+        },
+        "last_action": view["history"][-1]["text"] if turn else None,
+        **extra,
+    }
+    template = "games/replay.html"
+    if request.htmx:
+        template += "#replay"
+    return render(request, template, context)
+
+
+@login_required
+@vary_on_headers("HX-Request")
+def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
+    game, seat = game_for(request, game_id)
+    if not game.is_finished():
+        raise Http404("The replay opens when the game is over")
+    record = replays.game_record(game, f"Game {game.pk}")
+    return replay_page(
+        request,
+        record,
+        turn,
+        "games:replay",
+        [game.pk],
+        {
+            "game": game,
+            "export_url": reverse("games:export", args=[game.pk]),
+            **chat_context(game, seat),
+            **hindsight.page_context(game, record["names"]),
+        },
+    )
+
+
+@require_GET
+@login_required
+def analysis(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The analysis section alone, which a finished game's page asks for until it is ready."""
+    game, _ = game_for(request, game_id)
+    if not game.is_finished():
+        raise Http404("The analysis opens when the game is over")
+    context = {"game": game, **hindsight.page_context(game, game.seat_names())}
+    return render(request, "games/_analysis.html", context)
+
+
+@login_required
+def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, _ = game_for(request, game_id)
+    if not game.is_finished():
+        raise Http404("A game can be downloaded once it is over")
+    try:
+        data = replays.export_hanablive(game)
+    except GameError as error:
+        messages.error(request, str(error))
+        return redirect("games:replay", game.pk, game.turn)
+    response = JsonResponse(data, json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="hanabi-game-{game.pk}.json"'
+    return response
+
+
+@login_required
+def import_game(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        # One byte past the limit is enough to know the file is too large.
+        content = upload.read(replays.MAX_IMPORT_BYTES + 1)
+        try:
+            imported = replays.import_hanablive(request.user, content, upload.name)
+        except GameError as error:
+            form.add_error("file", str(error))
+        else:
+            return redirect("games:imported", imported.pk, 0)
+    return render(request, "games/import.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@vary_on_headers("HX-Request")
+def imported_replay(request: HttpRequest, replay_id: int, turn: int) -> HttpResponse:
+    imported = get_object_or_404(ImportedReplay, pk=replay_id, owner=request.user)
+    record = replays.imported_record(imported)
+    return replay_page(request, record, turn, "games:imported", [imported.pk], {})

@@ -1,0 +1,210 @@
+"""The moderators' admin: the actions on games, chat messages and users (each asks why and
+acts through moderation/services.py), a game's cards at any turn, reports and the audit log."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from accounts.admin import UserAdmin
+from accounts.models import User
+from games.admin import ChatMessageAdmin, GameAdmin
+from games.errors import GameError
+from games.models import ChatMessage, Game
+from games.permissions import is_moderator
+from moderation import services, views
+from moderation.models import ModeratorAction, Report
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label="Why", max_length=500, widget=forms.Textarea)
+
+
+class ReplaceSeatForm(ReasonForm):
+    position = forms.TypedChoiceField(
+        label="Seat", choices=[(n, f"Seat {n + 1}") for n in range(6)], coerce=int
+    )
+    email = forms.EmailField(
+        label="Give it to (email address)", required=False, help_text="Empty: a bot takes it."
+    )
+
+
+class ModeratorExtendForm(ReasonForm):
+    hours = forms.IntegerField(
+        label="Give the current turn this many more hours", min_value=1, max_value=24 * 7
+    )
+
+
+class SuspendForm(ReasonForm):
+    days = forms.TypedChoiceField(
+        label="For",
+        choices=[(1, "1 day"), (7, "1 week"), (30, "30 days"), (365, "1 year")],
+        coerce=int,
+    )
+
+
+class ModeratedAdmin(admin.ModelAdmin):
+    """Admin actions of moderators: each asks why, then acts through moderation.services,
+    which checks the permission again and writes the audit log."""
+
+    def has_moderate_permission(self, request) -> bool:
+        return is_moderator(request.user)
+
+    def with_reason(self, request, queryset, title: str, perform, form_class=None):
+        """Ask why (and whatever else form_class asks), then perform(item, moderator,
+        reason, **other fields) for each selected item."""
+        form_class = form_class or ReasonForm
+        if "apply" in request.POST:
+            form = form_class(request.POST)
+            if form.is_valid():
+                fields = dict(form.cleaned_data)
+                reason = fields.pop("reason")
+                for item in queryset:
+                    try:
+                        perform(item, request.user, reason, **fields)
+                    except GameError as error:
+                        self.message_user(request, f"{item}: {error}", messages.WARNING)
+                    else:
+                        self.message_user(request, f"{item}: done.")
+                return None
+        else:
+            form = form_class()
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "queryset": queryset,
+            "form": form,
+            "action": request.POST["action"],
+            "opts": self.model._meta,
+        }
+        return render(request, "admin/moderation/reason.html", context)
+
+
+def moderation_action(title: str, perform, form_class=None):
+    """An admin action for moderators: ask why (and what form_class asks), then call
+    perform(item, moderator, reason, **the form's other fields) for each selected item."""
+
+    @admin.action(description=title, permissions=["moderate"])
+    def action(modeladmin: ModeratedAdmin, request, queryset):
+        return modeladmin.with_reason(request, queryset, title, perform, form_class)
+
+    return action
+
+
+admin.site.unregister(Game)
+
+
+@admin.register(Game)
+class ModeratedGameAdmin(ModeratedAdmin, GameAdmin):
+    readonly_fields = ("cards", *GameAdmin.readonly_fields)
+    actions = ["extend", "clear_deadline", "pause", "resume", "replace_seat", "abort"]
+
+    def get_urls(self):
+        turn_view = self.admin_site.admin_view(views.moderator_turn_view)
+        return [
+            path("<int:game_id>/turn/<int:turn>/", turn_view, name="games_game_turn"),
+            *super().get_urls(),
+        ]
+
+    @admin.display(description="cards")
+    def cards(self, game: Game) -> str:
+        if game.pk is None or game.status == Game.Status.OPEN:
+            return "Not dealt yet."
+        return format_html(
+            '<a href="{}">Every hand, turn by turn</a> (from the deal) · '
+            '<a href="{}">now (turn {})</a>',
+            reverse("admin:games_game_turn", args=[game.pk, 0]),
+            reverse("admin:games_game_turn", args=[game.pk, game.turn]),
+            game.turn,
+        )
+
+    extend = moderation_action(
+        "Give the current turn more time",
+        lambda game, user, reason, hours: services.extend_deadline(game.pk, user, reason, hours),
+        form_class=ModeratorExtendForm,
+    )
+    clear_deadline = moderation_action(
+        "Clear the current turn's deadline",
+        lambda game, user, reason: services.clear_deadline(game.pk, user, reason),
+    )
+    pause = moderation_action(
+        "Pause the game (no deadline runs)",
+        lambda game, user, reason: services.pause(game.pk, user, reason),
+    )
+    resume = moderation_action(
+        "Resume the game (a fresh deadline)",
+        lambda game, user, reason: services.resume(game.pk, user, reason),
+    )
+    replace_seat = moderation_action(
+        "Give a seat to another player or a bot",
+        lambda game, user, reason, position, email: services.replace_seat(
+            game.pk, user, reason, position, email
+        ),
+        form_class=ReplaceSeatForm,
+    )
+    abort = moderation_action(
+        "Abort the game",
+        lambda game, user, reason: services.abort(game.pk, user, reason),
+    )
+
+
+admin.site.unregister(ChatMessage)
+
+
+@admin.register(ChatMessage)
+class ModeratedChatMessageAdmin(ModeratedAdmin, ChatMessageAdmin):
+    actions = ["hide"]
+
+    hide = moderation_action(
+        "Hide the message",
+        lambda message, user, reason: services.hide_message(message.pk, user, reason),
+    )
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class ModeratedUserAdmin(ModeratedAdmin, UserAdmin):
+    actions = ["suspend"]
+
+    suspend = moderation_action(
+        "Suspend (with a reason; they are told by email)",
+        lambda user, moderator, reason, days: services.suspend_user(
+            user.pk, moderator, reason, days
+        ),
+        form_class=SuspendForm,
+    )
+
+
+@admin.register(Report)
+class ReportAdmin(ModeratedAdmin):
+    list_display = ("pk", "status", "game", "reporter", "reported_user", "reason", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("game", "reporter", "reported_user")
+    raw_id_fields = ("game", "reporter", "reported_user", "message")
+    search_fields = ("reason", "reporter__email", "reported_user__email")
+    actions = ["resolve"]
+
+    resolve = moderation_action(
+        "Resolve the report, with a note",
+        lambda report, user, note: services.resolve_report(report.pk, user, note),
+    )
+
+
+@admin.register(ModeratorAction)
+class ModeratorActionAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "moderator", "description", "game", "user", "reason")
+    list_filter = ("action",)
+    list_select_related = ("moderator", "game", "user")
+    raw_id_fields = ("moderator", "game", "user")
+
+    def has_add_permission(self, request) -> bool:
+        return False  # the log is written by the actions themselves
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,0 +1,18 @@
+"""The email a suspended user gets: the handler of the outbox row that suspend_user writes."""
+
+from django.utils import timezone
+
+from accounts.models import User
+from lib.emails import send_email
+from lib.time_zones import zone_named
+from outbox.models import Outbox
+from outbox.registry import handler
+
+
+@handler(Outbox.Kind.SUSPENDED)
+def send_suspension(row: Outbox) -> None:
+    user = User.objects.get(pk=row.payload["user"])
+    if not user.is_suspended():
+        return  # lifted since
+    with timezone.override(zone_named(user.time_zone)):
+        send_email("accounts/suspended", user.email, {"user": user})

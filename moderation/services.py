@@ -1,0 +1,243 @@
+"""What moderators do, and what players ask of them (reports).
+
+Every moderator action is checked here (the user must be a moderator and say why), done
+under the same lock as a player's move, and written to the audit log; players see it in
+the game's history.
+"""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.errors import GameError, NotAllowed
+from games.models import ChatMessage, Game, Seat
+from games.permissions import is_moderator
+from games.services import announce, clock
+from moderation.models import ModeratorAction, Report
+from outbox.delivery import schedule
+from outbox.models import Outbox
+
+
+def report(
+    game_id: int,
+    reporter: User,
+    reason: str,
+    message_id: int | None = None,
+    reported_user_id: int | None = None,
+) -> Report:
+    """A player asks the moderators to look at a message, a player or the game itself."""
+    reason = reason.strip()
+    if not reason:
+        raise GameError("Say what is wrong, so that a moderator can act on it.")
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.seats.filter(user=reporter).exists():
+        raise NotAllowed("Only the players of a game can report something in it.")
+    message = None
+    if message_id is not None:
+        message = ChatMessage.objects.filter(pk=message_id, game=game).first()
+        if message is None:
+            raise GameError("There is no such message in this game.")
+        reported_user_id = message.author_id
+    if reported_user_id == reporter.pk:
+        raise GameError("You cannot report yourself.")
+    if reported_user_id is not None and not game.seats.filter(user_id=reported_user_id).exists():
+        raise GameError("That person does not play in this game.")
+    return Report.objects.create(
+        reporter=reporter,
+        game=game,
+        message=message,
+        reported_user_id=reported_user_id,
+        reason=reason[:1000],
+    )
+
+
+def _require_moderator(user: User, reason: str) -> str:
+    if not is_moderator(user):
+        raise NotAllowed("Only moderators can do this.")
+    reason = reason.strip()
+    if not reason:
+        raise GameError("Say why: players and other moderators will read it.")
+    return reason[:500]
+
+
+def _audit(
+    moderator: User,
+    action: str,
+    description: str,
+    reason: str,
+    game: Game | None = None,
+    user: User | None = None,
+) -> ModeratorAction:
+    return ModeratorAction.objects.create(
+        moderator=moderator,
+        action=action,
+        description=description,
+        reason=reason,
+        game=game,
+        user=user,
+    )
+
+
+def extend_deadline(game_id: int, moderator: User, reason: str, hours: int) -> Game:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        clock.add_time(game, hours)
+        _audit(moderator, "extend", f"extended the deadline by {hours} hours", reason, game=game)
+    return game
+
+
+def abort(game_id: int, moderator: User, reason: str) -> Game:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+            raise GameError("This game is already over.")
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.turn_deadline = None
+        game.save(update_fields=["status", "finished_at", "turn_deadline"])
+        _audit(moderator, "abort", "aborted the game", reason, game=game)
+    return game
+
+
+def pause(game_id: int, moderator: User, reason: str) -> Game:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        clock.pause_clock(game)
+        _audit(moderator, "pause", "paused the game", reason, game=game)
+    return game
+
+
+def resume(game_id: int, moderator: User, reason: str) -> Game:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        clock.resume_clock(game)
+        _audit(moderator, "resume", "resumed the game", reason, game=game)
+    return game
+
+
+def clear_deadline(game_id: int, moderator: User, reason: str) -> Game:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if game.turn_deadline is None:
+            raise GameError("This turn has no deadline.")
+        game.turn_deadline = None
+        game.save(update_fields=["turn_deadline"])
+        _audit(moderator, "clear_deadline", "cleared this turn's deadline", reason, game=game)
+    return game
+
+
+def hide_message(message_id: int, moderator: User, reason: str) -> ChatMessage:
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().get(pk=message_id)
+        if message.hidden_at is not None:
+            raise GameError("This message is already hidden.")
+        message.hidden_at = timezone.now()
+        message.save(update_fields=["hidden_at"])
+        _audit(
+            moderator,
+            "hide_message",
+            f"hid a message by {message.author.display_name}",
+            reason,
+            game=message.game,
+            user=message.author,
+        )
+    return message
+
+
+def resolve_report(report_id: int, moderator: User, note: str) -> Report:
+    note = _require_moderator(moderator, note)
+    with transaction.atomic():
+        report = Report.objects.select_for_update().get(pk=report_id)
+        if report.status == Report.Status.RESOLVED:
+            raise GameError("This report is already resolved.")
+        report.status = Report.Status.RESOLVED
+        report.note = note
+        report.save(update_fields=["status", "note"])
+        _audit(moderator, "resolve_report", "resolved a report", note, game=report.game)
+    return report
+
+
+def suspend_user(user_id: int, moderator: User, reason: str, days: int) -> User:
+    """Lock a user out for `days`: no log-in (the backends refuse suspended users), their
+    waiting games are cancelled or their seats freed, bots take their seats in games in
+    play, and they are told by email."""
+    reason = _require_moderator(moderator, reason)
+    if not 1 <= days <= 3650:
+        raise GameError("A suspension lasts 1 day to 10 years.")
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        if user.pk == moderator.pk:
+            raise GameError("Moderators cannot suspend themselves.")
+        user.suspended_until = timezone.now() + timedelta(days=days)
+        user.suspension_reason = reason
+        user.save(update_fields=["suspended_until", "suspension_reason"])
+        for seat in Seat.objects.select_related("game").filter(
+            user=user, game__status__in=[Game.Status.OPEN, Game.Status.PLAYING]
+        ):
+            game = Game.objects.locked(seat.game_id)
+            if game.is_playing():
+                seat.is_bot = True
+                seat.save(update_fields=["is_bot"])
+                if game.current_seat == seat.position:
+                    announce.bot_to_move(game)
+            elif game.creator_id == user.pk:
+                game.status = Game.Status.ABORTED
+                game.finished_at = timezone.now()
+                game.save(update_fields=["status", "finished_at"])
+            else:
+                seat.user = None
+                seat.save(update_fields=["user"])
+        until = user.suspended_until.date().isoformat()
+        _audit(
+            moderator, "suspend", f"suspended {user.display_name} until {until}", reason, user=user
+        )
+        schedule(Outbox.Kind.SUSPENDED, {"user": user.pk})
+    return user
+
+
+def replace_seat(
+    game_id: int, moderator: User, reason: str, position: int, email: str = ""
+) -> Seat:
+    """Give a seat to another user (by email) or, without one, to a bot."""
+    reason = _require_moderator(moderator, reason)
+    with transaction.atomic():
+        game = Game.objects.locked(game_id)
+        if game.status not in (Game.Status.OPEN, Game.Status.PLAYING):
+            raise GameError("Seats change only in games not over.")
+        seat = game.seats.filter(position=position).first()
+        if seat is None:
+            raise GameError(f"There is no seat {position + 1} in this game.")
+        before = seat.name
+        if email:
+            newcomer = User.objects.filter(email__iexact=email.strip()).first()
+            if newcomer is None:
+                raise GameError(f"Nobody has the address {email}.")
+            if game.seats.filter(user=newcomer).exists():
+                raise GameError(f"{newcomer.display_name} already plays in this game.")
+            seat.user, seat.is_bot = newcomer, False
+        else:
+            seat.is_bot = True
+        seat.timeouts_in_a_row = 0
+        seat.save(update_fields=["user", "is_bot", "timeouts_in_a_row"])
+        _audit(
+            moderator,
+            "replace_seat",
+            f"gave {before}'s seat to {seat.user.display_name if email else 'a bot'}",
+            reason,
+            game=game,
+            user=seat.user if email else None,
+        )
+        if game.is_playing() and game.current_seat == position:
+            if seat.is_bot:
+                announce.bot_to_move(game)
+            else:
+                announce.your_turn(game, delay=timedelta(0))
+    return seat

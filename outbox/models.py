@@ -1,0 +1,55 @@
+"""The outbox: one row per side effect (an email, a bot's move, an analysis), written in the
+same transaction as the change that causes it."""
+
+from django.db import models
+from django.db.models import Q
+
+
+class Outbox(models.Model):
+    """A side effect to carry out after the transaction that caused it commits.
+
+    Written in the same transaction as the change; a Celery task claims the row and does
+    the work; the sweep re-enqueues rows that are due and unclaimed, so a broker outage or
+    a crashed worker delays the work and never loses it. Each kind has one handler,
+    registered by the app that writes it (outbox/registry.py).
+    """
+
+    class Kind(models.TextChoices):
+        INVITATION = "invitation", "invitation email"
+        YOUR_TURN = "your_turn", "your-turn email"
+        REMINDER = "reminder", "deadline reminder email"
+        GAME_OVER = "game_over", "game-over email"
+        DIGEST = "digest", "daily digest email"
+        BOT_MOVE = "bot_move", "a bot's move"
+        SUSPENDED = "suspended", "suspension email"
+        ANALYSIS = "analysis", "hindsight analysis of a finished game's deal"
+        LOGIN_LINK = "login_link", "login link email"
+        PASSWORD_RESET = "password_reset", "password reset email"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    payload = models.JSONField(default=dict)
+    dedupe_key = models.CharField(
+        max_length=100, blank=True, help_text="When set, one row per kind and key, ever."
+    )
+    due_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        # The table the games app created before the outbox became an app of its own.
+        db_table = "games_outbox"
+        verbose_name_plural = "outbox"
+        indexes = [
+            models.Index(fields=["due_at"], name="outbox_pending", condition=Q(done_at=None)),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "dedupe_key"], name="outbox_dedupe", condition=~Q(dedupe_key="")
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
