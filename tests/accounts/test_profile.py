@@ -3,7 +3,7 @@ import re
 import pytest
 
 from accounts.models import User
-from tests.accounts.conftest import PASSWORD
+from tests.conftest import PASSWORD
 
 URL = "/accounts/profile/"
 
@@ -73,8 +73,22 @@ def test_a_taken_email_is_refused_and_nothing_changes(client, alice, bob):
 @pytest.mark.django_db
 def test_keeping_ones_own_email_in_another_case_is_fine(client, alice):
     client.force_login(alice)
-    response = client.post(URL, profile_form(email="Alice@example.org"))
-    assert response.status_code == 302
+    response = client.post(
+        URL, profile_form(display_name="Alice C.", email="Alice@example.org"), follow=True
+    )
+    # Saved, not refused as "taken" by her own account: back on the profile with the message.
+    assert response.redirect_chain == [(URL, 302)]
+    html = response.content.decode()
+    assert "Your profile is saved." in html
+    assert "already exists" not in html
+    assert 'value="Alice C."' in html
+
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice C."
+    assert alice.email == "Alice@example.org"  # as she typed it
+    assert User.objects.filter(email__iexact="alice@example.org").count() == 1
+    client.logout()
+    assert client.login(username="alice@example.org", password=PASSWORD)
 
 
 @pytest.mark.django_db
