@@ -88,11 +88,15 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         )
 
 
-# Personas: alice creates games, bob and carol play with her, mallory plays in none.
+# Personas, for every folder: alice creates games, bob and carol play with her, mallory
+# plays in none, and charlie's account is switched off. They all have the same password.
+PASSWORD = "a-long-hanabi-password"
 
 
-def make_user(name: str) -> User:
-    return User.objects.create_user(f"{name}@example.org", "pw-" + name, display_name=name.title())
+def make_user(name: str, **fields) -> User:
+    return User.objects.create_user(
+        f"{name}@example.org", PASSWORD, display_name=name.title(), **fields
+    )
 
 
 @pytest.fixture
@@ -113,6 +117,11 @@ def carol(db) -> User:
 @pytest.fixture
 def mallory(db) -> User:
     return make_user("mallory")
+
+
+@pytest.fixture
+def charlie(db) -> User:
+    return make_user("charlie", is_active=False)
 
 
 def make_moderator(name: str = "moderator") -> User:

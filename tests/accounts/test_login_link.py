@@ -9,7 +9,8 @@ from django.core import mail
 from sesame.utils import get_parameters, get_query_string
 
 from accounts import links
-from tests.accounts.conftest import assert_email_contains, link_in, without_csrf_tokens
+from tests.accounts.conftest import without_csrf_tokens
+from tests.mail import assert_email_contains, link_in
 
 URL = "/accounts/login-link/"
 

@@ -1,7 +1,8 @@
 import pytest
 from django.core import mail
 
-from tests.accounts.conftest import assert_email_contains, link_in, without_csrf_tokens
+from tests.accounts.conftest import without_csrf_tokens
+from tests.mail import assert_email_contains, link_in
 
 URL = "/accounts/password-reset/"
 

@@ -1,7 +1,7 @@
 import pytest
 
 from accounts.models import User
-from tests.accounts.conftest import PASSWORD
+from tests.conftest import PASSWORD
 
 URL = "/accounts/signup/"
 URL_PROFILE = "/accounts/profile/"

@@ -9,7 +9,7 @@ from outbox import delivery
 from outbox.models import Outbox
 from tests.browser.conftest import log_in_to_admin, screenshot
 from tests.browser.test_moderation_browser import log_in
-from tests.conftest import make_moderator
+from tests.conftest import PASSWORD, make_moderator
 from tests.games.conftest import play_to_the_end, start_game
 
 
@@ -22,7 +22,7 @@ def test_the_analysis_appears_on_the_finished_game_page(live_server, browser: Br
     Outbox.objects.filter(pk=row.pk).update(done_at=None, claimed_at=None)
 
     page = browser.new_context().new_page()
-    log_in(page, live_server.url, alice.email, "pw-alice")
+    log_in(page, live_server.url, alice.email, PASSWORD)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     section = page.locator("#analysis")
     expect(section).to_contain_text("Working it out")

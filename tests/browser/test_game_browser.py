@@ -98,7 +98,7 @@ def test_two_people_play_a_game_to_the_end(live_server, browser: Browser, settin
         # A clue and a discard each, then plays until the fuses burn out (a short game).
         preference = ("discard", "clue") if sum(moves.values()) < 2 else ("play",)
         moves[take_turn(mover, preference)] += 1
-        expect(mover.get_by_text("It is your turn")).to_have_count(0)
+        expect(mover.get_by_text("It is your turn")).to_have_count(0, timeout=15_000)
         mover = ann if mover is ben else ben
     else:
         pytest.fail("the game did not end")

@@ -6,7 +6,7 @@ from playwright.sync_api import Browser, expect
 from games.services import chat
 from moderation.models import Report
 from tests.browser.conftest import log_in_to_admin, screenshot
-from tests.conftest import make_moderator
+from tests.conftest import PASSWORD, make_moderator
 from tests.games.conftest import play_to_the_end, start_game
 
 
@@ -27,7 +27,7 @@ def test_a_report_goes_from_a_player_to_its_resolution(live_server, browser: Bro
     moderator.save(update_fields=["password"])
 
     player = browser.new_context().new_page()
-    log_in(player, base, alice.email, "pw-alice")
+    log_in(player, base, alice.email, PASSWORD)
     player.goto(f"{base}/games/{game.pk}/")
     message = player.locator(".chat-messages li", has_text="potato")
     message.get_by_text("Report", exact=True).click()

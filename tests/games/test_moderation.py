@@ -14,7 +14,7 @@ from moderation import services as moderation
 from moderation.models import ModeratorAction, Report
 from outbox import delivery
 from outbox.models import Outbox
-from tests.conftest import make_moderator
+from tests.conftest import PASSWORD, make_moderator
 from tests.games.conftest import make_user, play_to_the_end, start_game
 
 
@@ -189,7 +189,7 @@ def test_a_suspended_user_is_locked_out_and_their_seats_handed_on(
     assert bob.is_suspended() and bob.suspension_reason == "abuse"
     # Locked out: the open session is gone, and neither a password nor a link logs in.
     assert "Log in" in bob_client.get("/").content.decode()
-    assert not Client().login(email=bob.email, password="pw-bob")
+    assert not Client().login(email=bob.email, password=PASSWORD)
     link = login_url(bob, "/", 3600)
     stranger = Client()
     stranger.get(link.removeprefix(settings.SITE_URL))

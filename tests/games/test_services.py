@@ -5,6 +5,7 @@ from games.errors import GameError, IllegalMove, NotAllowed, StaleMove
 from games.models import Game, Move
 from games.services import lobby, play
 from tests.games.conftest import current_user, play_to_the_end, start_game, user_at
+from tests.mail import html_body
 
 
 def test_create_seats_the_creator_and_leaves_the_other_seats_empty(alice):
@@ -125,7 +126,7 @@ def test_inviting_by_email_writes_an_outbox_row_and_the_email_goes_out(
     assert message.to == ["friend@example.org"]
     assert "Alice invites you" in message.subject
     assert f"/games/{game.pk}/join/{game.invite_code}/" in message.body
-    html = message.alternatives[0][0]
+    html = html_body(message)
     assert f"/games/{game.pk}/join/{game.invite_code}/" in html
     with pytest.raises(GameError, match="already been invited"):
         lobby.invite_by_email(game.pk, alice, "friend@example.org")

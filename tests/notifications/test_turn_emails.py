@@ -16,6 +16,7 @@ from games.services import lobby, play
 from outbox import delivery
 from outbox.models import Outbox
 from tests.games.conftest import current_user, play_to_the_end, start_game, user_at
+from tests.mail import html_body
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +45,7 @@ def test_the_player_to_move_gets_one_email_with_the_table_and_a_login_link(
     (message,) = mailoutbox
     assert message.to == [mover.email]
     assert message.subject == f"Your turn in Hanabi game {game.pk}"
-    html = message.alternatives[0][0]
+    html = html_body(message)
     assert "Fireworks:" in message.body and "Your hand: 5 cards" in message.body
     assert "Fireworks:" in html and "5 cards" in html and "Open the game" in html
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

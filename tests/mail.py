@@ -1,0 +1,31 @@
+"""Assertions on the emails the tests send, for every folder (as healthchecks' hc/test.py)."""
+
+import re
+
+from django.core.mail import EmailMessage
+
+
+def html_body(message: EmailMessage) -> str:
+    (html, mimetype) = message.alternatives[0]
+    assert mimetype == "text/html"
+    return html
+
+
+def assert_email_contains(message: EmailMessage, text: str) -> None:
+    """Both the plain text and the HTML body say `text`."""
+    assert text in message.body, f"{text!r} not in the text body"
+    assert text in html_body(message), f"{text!r} not in the HTML body"
+
+
+def assert_email_lacks(message: EmailMessage, text: str) -> None:
+    """Neither body says `text` (a hidden card, say), nor the subject."""
+    assert text not in message.subject, f"{text!r} in the subject"
+    assert text not in message.body, f"{text!r} in the text body"
+    assert text not in html_body(message), f"{text!r} in the HTML body"
+
+
+def link_in(message: EmailMessage) -> str:
+    """The one link the text body carries; the HTML body must carry the same."""
+    (url,) = re.findall(r"https?://\S+", message.body)
+    assert f'href="{url.replace("&", "&amp;")}"' in html_body(message)
+    return url
