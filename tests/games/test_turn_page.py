@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from games.engine import GameOptions, action_to_dict
 from games.models import Game
 from games.services import lobby, play
-from tests.games.conftest import current_user, start_game, user_at
+from tests.games.conftest import current_user, make_user, start_game, user_at
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -172,14 +172,58 @@ def test_turn_page_queries_do_not_grow_with_the_moves(client, alice, bob):
     assert queries_for_page() == before
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_every_player_count_renders(client, django_user_model, players):
-    from tests.games.conftest import make_user
+def hands_on_the_page(page: str) -> dict[str, list[tuple[str, str]]]:
+    """Each hand on the turn page by its heading ("Your hand" or the player's name): for
+    every card, its <li> classes and the label of its face ("red 3"; "" for a card back)."""
+    hands = {}
+    for section in re.findall(r'<section class="hand[^"]*"[^>]*>(.*?)</section>', page, re.S):
+        (heading,) = re.findall(r'<h2 id="hand-\d+">\s*([^<]*?)\s*<', section)
+        cards = []
+        for classes, body in re.findall(r'<li class="card([^"]*)">(.*?)</li>', section, re.S):
+            face = re.search(
+                r'class="card-face[^"]*".*?<span class="visually-hidden">([^<]+)<', body
+            )
+            cards.append((classes.strip(), face.group(1) if face else ""))
+        hands[heading] = cards
+    return hands
 
+
+# docs/RULES.md: "Hand size: 5 cards with 2 or 3 players, 4 with 4 or 5, 3 with 6."
+HAND_SIZE = {2: 5, 3: 5, 4: 4, 5: 4, 6: 3}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_every_player_count_shows_the_other_hands_and_hides_mine(client, db, players):
     users = [make_user(f"p{n}") for n in range(players)]
     game = start_game(*users, multicolour=3)
-    client.force_login(users[0])
-    assert client.get(f"/games/{game.pk}/").status_code == 200
+    viewer = users[0]
+    mine = game.seats.get(user=viewer).position
+    state = game.load_state()
+    client.force_login(viewer)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+
+    hands = hands_on_the_page(page)
+    others = {seat.user.display_name: seat.position for seat in game.seats.exclude(position=mine)}
+    assert set(hands) == {"Your hand", *others}
+    size = HAND_SIZE[players]
+    for name, seat in others.items():
+        shown = [label for _, label in hands[name]]
+        assert shown == [state.card(cid).name for cid in state.hand(seat)], name
+        assert len(shown) == size
+    # My own hand: as many card backs, and not one face among them.
+    assert [classes.split() for classes, _ in hands["Your hand"]] == [["back"]] * size
+    assert [label for _, label in hands["Your hand"]] == [""] * size
+
+    # Hidden information: none of my cards is named anywhere on the page, unless someone
+    # else holds the same identity (then the page names it for their card).
+    visible = {state.card(cid) for seat in others.values() for cid in state.hand(seat)}
+    never_seen = {state.card(cid) for cid in state.hand(mine)} - visible
+    assert never_seen, "the deal should leave one of the viewer's cards unseen"
+    for card in never_seen:
+        assert f"{card.name}<" not in page, card
+        assert f'"code": "{card.code}"' not in page, card
 
 
 def test_the_waiting_room_poll_reloads_when_someone_joins_and_redirects_at_the_start(
