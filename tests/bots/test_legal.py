@@ -4,8 +4,9 @@ knows cannot be played."""
 import pytest
 
 from games.bots import choose_action
-from games.engine import Play, new_game, view_for
+from games.engine import Clue, GameOptions, Play, new_game, view_for
 from tests.bots.helpers import ALL_OPTIONS
+from tests.engine.helpers import empty_seat_zero, fives_last
 
 
 def _unplayable_for_sure(view: dict, card_id: int) -> bool:
@@ -32,14 +33,35 @@ def test_self_play_over_every_option_is_legal_and_never_plays_a_known_dud():
     assert turns > 2000
 
 
-def test_a_game_where_everyone_holds_nothing_but_may_still_clue_goes_on():
+def test_a_seat_that_holds_nothing_but_may_still_clue_clues_and_the_game_goes_on():
     """Play until perfect, after the deck: hands shrink to nothing; a seat with no card must
-    clue, and the bot does."""
-    for options in ALL_OPTIONS:
-        if not options.until_perfect:
-            continue
-        for seed in range(3):
-            state = new_game(options, seed=seed)
-            while not state.is_over:
-                view = view_for(state, state.current_seat)
-                state.apply(choose_action(view))
+    clue, and the bot does. (Every hand empty at once cannot be reached with the game still
+    on: with the deck out too, every card is played or lost, so the game is already won or
+    lost.) The games are steered by a player who sees everything until seat 0 holds nothing;
+    from there the bots play every seat to the end."""
+    options_list = [
+        GameOptions(3, until_perfect=True),
+        GameOptions(4, multicolour=3, until_perfect=True),
+        GameOptions(2, until_perfect=True, empty_clues=True),
+    ]
+    reached = 0
+    for options in options_list:
+        for seed in range(2):
+            state = new_game(options, deck=fives_last(options, seed))
+            while not state.is_over and (state.current_seat != 0 or state.hand(0)):
+                state.apply(empty_seat_zero(state))
+            assert not state.is_over, (options, seed, state.end)
+            view = view_for(state, 0)
+            assert view["legal"]["play"] == [] and view["legal"]["clues"], (options, seed)
+            action = choose_action(view)
+            assert isinstance(action, Clue), (options, seed, action)
+            state.apply(action)  # raises IllegalAction on an illegal action
+            assert not state.is_over, (options, seed, state.end)
+            reached += 1
+            while not state.is_over:  # and on to the end, every seat a bot
+                seat = state.current_seat
+                action = choose_action(view_for(state, seat))
+                if not state.hand(seat):
+                    assert isinstance(action, Clue), (options, seed, action)
+                state.apply(action)
+    assert reached == 6

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from games.engine import Card, Clue, Discard, GameOptions, GameState, Play, deck_composition
+from games.engine import (
+    Card,
+    Clue,
+    Discard,
+    GameOptions,
+    GameState,
+    Play,
+    deck_composition,
+    new_deck,
+)
 
 
 def cards(codes: str) -> list[Card]:
@@ -109,3 +118,33 @@ def safe_random(state: GameState, rng) -> object:
     ]
     choices = safe or legal
     return choices[rng.below(len(choices))]
+
+
+def fives_last(options: GameOptions, seed: int) -> list[Card]:
+    """The seed's deck with every 5 moved to the bottom: no firework is complete before the
+    last cards are drawn."""
+    deck = new_deck(options, seed)
+    return [card for card in deck if card.rank != 5] + [card for card in deck if card.rank == 5]
+
+
+def empty_seat_zero(state: GameState):
+    """Cheating greedy while cards are left to draw; then seat 0 plays or throws away every
+    card it can while the others stall with clues (keeping a token for seat 0), so that seat 0
+    comes to hold nothing while the game goes on (with play until perfect)."""
+    seat = state.current_seat
+    if state.deck_size:
+        return cheating_greedy(state)
+    hand = state.hand(seat)
+    if seat == 0:
+        for cid in hand:
+            if is_playable(state, cid):
+                return Play(cid)
+        if state.clue_tokens < 8:
+            for cid in hand:
+                if not is_critical(state, cid):
+                    return Discard(cid)
+    elif state.clue_tokens > 1:
+        clues = [action for action in state.legal_actions() if isinstance(action, Clue)]
+        if clues:
+            return clues[0]
+    return cheating_greedy(state)
