@@ -226,6 +226,12 @@ def outcome(state: GameState, end: str = "") -> dict:
     }
 
 
+class SeatQuerySet(models.QuerySet):
+    def taken(self) -> "SeatQuerySet":
+        """Seats a person or a bot sits in: the opposite of Seat.is_free."""
+        return self.exclude(user__isnull=True, is_bot=False)
+
+
 class Seat(models.Model):
     """A place at the table. Before the start, `position` is the joining order; the start
     shuffles the players into their final positions (seat 0 moves first)."""
@@ -248,6 +254,8 @@ class Seat(models.Model):
     last_seen_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player's open game page last polled."
     )
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "position"]

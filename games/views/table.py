@@ -90,7 +90,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         game, seat = game_for(request, game_id)
         return _turn_page(request, game, seat)
     if status == shown_status == Game.Status.OPEN:
-        filled = Seat.objects.filter(game_id=game_id, user__isnull=False).count()
+        filled = Seat.objects.filter(game_id=game_id).taken().count()
         if request.GET.get("filled") == str(filled):
             return HttpResponse(status=204)
         return HttpResponseClientRefresh()

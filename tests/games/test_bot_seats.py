@@ -83,3 +83,19 @@ def test_bots_can_be_chosen_when_the_game_is_created(client, alice):
     assert response.status_code == 200
     assert "Leave at least one seat for a person" in response.content.decode()
     assert Game.objects.count() == 1
+
+
+def test_the_waiting_room_poll_counts_bots_as_filled_seats(client, alice, bob):
+    """The page and its poll count the same seats: with a bot seated, an unchanged waiting
+    room is not reloaded every five seconds, and a bot seated or removed shows to the others."""
+    game = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.PUBLIC, bots=1)
+    lobby.join_game(game.pk, bob)
+    client.force_login(bob)
+    assert "status=open&amp;filled=3" in client.get(f"/games/{game.pk}/").content.decode()
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    poll = f"/games/{game.pk}/poll/?status=open&filled=3"
+    assert client.get(poll, **htmx).status_code == 204
+
+    lobby.set_bot(game.pk, alice, 2, bot=False)
+    response = client.get(poll, **htmx)
+    assert response.status_code == 200 and response["HX-Refresh"] == "true"
