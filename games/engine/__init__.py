@@ -1,4 +1,4 @@
-"""The rules of Hanabi as this project plays them (shared/RULES.md). Pure Python, no Django.
+"""The rules of Hanabi as this project plays them (docs/RULES.md). Pure Python, no Django.
 
 Each rule is one named function in rules.py (``may_discard``, ``may_clue``,
 ``clue_touch_mask``...); the state, the per-seat views (perspectives.py), the bots and the

@@ -1,4 +1,4 @@
-"""The rules of shared/RULES.md, one named function each: who may do what, and when it ends.
+"""The rules of docs/RULES.md, one named function each: who may do what, and when it ends.
 
 This is where a rule lives. ``GameState`` (state.py) asks these functions when it lists the
 legal actions and when it checks and applies one; the per-seat view (perspectives.py) asks
