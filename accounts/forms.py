@@ -9,7 +9,6 @@ from accounts.models import User
 from outbox.delivery import schedule
 from outbox.models import Outbox
 
-
 EMAIL_TAKEN = "An account with this email address already exists."
 
 
