@@ -14,6 +14,7 @@ from outbox import delivery
 from outbox.models import Outbox
 from tests.celery_helpers import celery_config
 from tests.games.conftest import current_user, start_game
+from tests.notifications.conftest import PERMANENT_FAILURE, TEMPORARY_FAILURE
 
 
 @pytest.fixture
@@ -84,25 +85,61 @@ def test_a_row_claimed_by_a_worker_that_died_is_run_again_after_the_lease(
     assert len(mailoutbox) == 1
 
 
+def run_when_due(row: Outbox) -> bool:
+    """Run the row as the sweep would once its backoff has passed."""
+    Outbox.objects.filter(pk=row.pk).update(due_at=timezone.now())
+    return delivery.run(row.pk)
+
+
 @pytest.mark.django_db
-def test_a_failing_handler_is_retried_with_backoff_and_keeps_its_error(alice, bob, monkeypatch):
+def test_an_email_the_smtp_server_refuses_is_retried_with_backoff_and_keeps_its_error(
+    alice, bob, smtp_server
+):
     start_game(alice, bob)
     row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    smtp_server.refuse(TEMPORARY_FAILURE)
 
-    def refuse(*args, **kwargs):
-        raise ConnectionRefusedError("mail server down")
-
-    monkeypatch.setattr("games.emails.send_email", refuse)
     before = timezone.now()
     assert delivery.run(row.pk) is False
+    after = timezone.now()
     row.refresh_from_db()
     assert row.done_at is None and row.claimed_at is None and row.attempts == 1
-    assert "mail server down" in row.last_error
-    assert row.due_at >= before + delivery.backoff(1)
-    assert delivery.backoff(2) > delivery.backoff(1)
+    assert row.last_error.startswith("SMTPDataError: (451, ")
+    assert "Mailbox busy, try again later" in row.last_error
+    assert before + delivery.backoff(1) <= row.due_at <= after + delivery.backoff(1)
     assert delivery.run(row.pk) is False  # not due yet: nothing happens
     row.refresh_from_db()
     assert row.attempts == 1
+
+    # Refused again: the wait doubles.
+    before = timezone.now()
+    assert run_when_due(row) is False
+    after = timezone.now()
+    row.refresh_from_db()
+    assert row.done_at is None and row.attempts == 2
+    assert delivery.backoff(2) == 2 * delivery.backoff(1)
+    assert before + delivery.backoff(2) <= row.due_at <= after + delivery.backoff(2)
+    assert smtp_server.messages == []
+
+
+@pytest.mark.django_db
+def test_an_email_refused_at_every_attempt_is_given_up_with_its_error(alice, bob, smtp_server):
+    start_game(alice, bob)
+    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    smtp_server.refuse(PERMANENT_FAILURE)
+    for attempt in range(1, delivery.MAX_ATTEMPTS + 1):
+        assert run_when_due(row) is False
+        row.refresh_from_db()
+        assert row.attempts == attempt
+        assert (row.done_at is not None) == (attempt == delivery.MAX_ATTEMPTS), attempt
+    assert row.last_error.startswith("SMTPDataError: (550, ")
+    assert "No such mailbox" in row.last_error
+
+    # Given up: neither the sweep nor a late task sends it, even to a server that accepts.
+    smtp_server.accept()
+    assert delivery.sweep_outbox() == 0
+    assert run_when_due(row) is False
+    assert smtp_server.messages == []
 
 
 @pytest.mark.django_db
