@@ -5,6 +5,7 @@ under the same lock as a player's move, and written to the audit log; players se
 the game's history.
 """
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.db import transaction
@@ -80,57 +81,65 @@ def _audit(
     )
 
 
-def extend_deadline(game_id: int, moderator: User, reason: str, hours: int) -> Game:
+def _moderate_game(
+    game_id: int,
+    moderator: User,
+    reason: str,
+    action: str,
+    description: str,
+    change: Callable[[Game], None],
+) -> Game:
+    """Check the moderator and the reason, make `change` to the locked game, log it."""
     reason = _require_moderator(moderator, reason)
     with transaction.atomic():
         game = Game.objects.locked(game_id)
-        clock.add_time(game, hours)
-        _audit(moderator, "extend", f"extended the deadline by {hours} hours", reason, game=game)
+        change(game)
+        _audit(moderator, action, description, reason, game=game)
     return game
 
 
+def extend_deadline(game_id: int, moderator: User, reason: str, hours: int) -> Game:
+    return _moderate_game(
+        game_id,
+        moderator,
+        reason,
+        "extend",
+        f"extended the deadline by {hours} hours",
+        lambda game: clock.add_time(game, hours),
+    )
+
+
 def abort(game_id: int, moderator: User, reason: str) -> Game:
-    reason = _require_moderator(moderator, reason)
-    with transaction.atomic():
-        game = Game.objects.locked(game_id)
+    def end_it(game: Game) -> None:
         if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
             raise GameError("This game is already over.")
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         game.turn_deadline = None
         game.save(update_fields=["status", "finished_at", "turn_deadline"])
-        _audit(moderator, "abort", "aborted the game", reason, game=game)
-    return game
+
+    return _moderate_game(game_id, moderator, reason, "abort", "aborted the game", end_it)
 
 
 def pause(game_id: int, moderator: User, reason: str) -> Game:
-    reason = _require_moderator(moderator, reason)
-    with transaction.atomic():
-        game = Game.objects.locked(game_id)
-        clock.pause_clock(game)
-        _audit(moderator, "pause", "paused the game", reason, game=game)
-    return game
+    return _moderate_game(game_id, moderator, reason, "pause", "paused the game", clock.pause_clock)
 
 
 def resume(game_id: int, moderator: User, reason: str) -> Game:
-    reason = _require_moderator(moderator, reason)
-    with transaction.atomic():
-        game = Game.objects.locked(game_id)
-        clock.resume_clock(game)
-        _audit(moderator, "resume", "resumed the game", reason, game=game)
-    return game
+    return _moderate_game(
+        game_id, moderator, reason, "resume", "resumed the game", clock.resume_clock
+    )
 
 
 def clear_deadline(game_id: int, moderator: User, reason: str) -> Game:
-    reason = _require_moderator(moderator, reason)
-    with transaction.atomic():
-        game = Game.objects.locked(game_id)
+    def clear(game: Game) -> None:
         if game.turn_deadline is None:
             raise GameError("This turn has no deadline.")
         game.turn_deadline = None
         game.save(update_fields=["turn_deadline"])
-        _audit(moderator, "clear_deadline", "cleared this turn's deadline", reason, game=game)
-    return game
+
+    description = "cleared this turn's deadline"
+    return _moderate_game(game_id, moderator, reason, "clear_deadline", description, clear)
 
 
 def hide_message(message_id: int, moderator: User, reason: str) -> ChatMessage:
