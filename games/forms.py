@@ -107,7 +107,9 @@ class ExtendForm(forms.Form):
 
 
 class ChatForm(forms.Form):
-    text = forms.CharField(label="Message", max_length=500)
+    # The service counts 500 characters once runs of spaces are squeezed; the form lets a
+    # little more through so that it never refuses what the service would take.
+    text = forms.CharField(label="Message", max_length=2000)
 
 
 class ReportForm(forms.Form):

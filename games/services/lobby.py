@@ -11,6 +11,13 @@ from games.services import announce
 from games.services.play import store_summary
 
 
+def too_late(game: Game) -> str:
+    """Why a game no longer takes players: it started, or it was cancelled."""
+    if game.status == Game.Status.ABORTED:
+        return "This game was cancelled"
+    return "This game has already started"
+
+
 def create_game(
     creator: User,
     options: GameOptions,
@@ -51,7 +58,7 @@ def join_game(game_id: int, user: User, invite_code: str = "") -> Game:
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if not game.is_open():
-            raise GameError("This game has already started; you can no longer join it.")
+            raise GameError(f"{too_late(game)}; you can no longer join it.")
         if game.visibility == Game.Visibility.INVITE and invite_code != game.invite_code:
             raise NotAllowed("This game is by invitation only; ask for the invitation link.")
         if game.seats.filter(user=user).exists():
@@ -68,7 +75,7 @@ def leave_game(game_id: int, user: User) -> Game:
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if not game.is_open():
-            raise GameError("The game has started: you can no longer leave it.")
+            raise GameError(f"{too_late(game)}: you can no longer leave it.")
         if game.creator_id == user.pk:
             raise GameError("You created this game: cancel it instead of leaving.")
         updated = game.seats.filter(user=user).update(user=None)
@@ -116,7 +123,7 @@ def start_game(game_id: int, user: User) -> Game:
         if game.creator_id != user.pk:
             raise NotAllowed("Only the person who created the game can start it.")
         if not game.is_open():
-            raise GameError("This game has already started.")
+            raise GameError(f"{too_late(game)}.")
         seats = list(game.seats.order_by("position"))
         if any(seat.is_free for seat in seats):
             raise GameError("Every seat must be taken before the game can start.")
@@ -145,7 +152,7 @@ def invite_by_email(game_id: int, inviter: User, email: str) -> Invitation:
         if not game.seats.filter(user=inviter).exists():
             raise NotAllowed("Only a player at this table can invite others.")
         if not game.is_open():
-            raise GameError("This game has already started.")
+            raise GameError(f"{too_late(game)}.")
         try:
             with transaction.atomic():
                 invitation = Invitation.objects.create(game=game, email=email, invited_by=inviter)

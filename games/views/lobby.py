@@ -91,7 +91,7 @@ def invite_link(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     if seat is not None:
         return redirect(game)
     if not game.is_open():
-        messages.error(request, "This game has already started; you can no longer join it.")
+        messages.error(request, f"{lobby.too_late(game)}; you can no longer join it.")
         return redirect("home")
     return render(
         request,

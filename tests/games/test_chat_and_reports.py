@@ -35,6 +35,11 @@ def test_a_chatty_table_talks_during_play_through_the_page(client, alice, bob, m
     for bad in ("", "x" * 501):
         client.post(f"/games/{game.pk}/chat/", {"text": bad})
     assert ChatMessage.objects.count() == 1
+    # 500 characters once the spaces are squeezed: what the service takes, the page takes.
+    spaced = "y" * 498 + " " * 40 + "z"
+    response = client.post(f"/games/{game.pk}/chat/", {"text": spaced}, follow=True)
+    assert ChatMessage.objects.count() == 2, response.content.decode()
+    assert ChatMessage.objects.latest("pk").text == "y" * 498 + " z"
     with pytest.raises(NotAllowed):
         chat.post_message(game.pk, mallory, "let me in")
 

@@ -70,13 +70,12 @@ def test_the_creator_cancels_an_open_game(alice, bob):
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     assert game.finished_at is not None and game.started_at is None
-    # Nobody joins, leaves, starts or cancels a cancelled game. (Their messages say the game
-    # "has started", which a cancelled game has not: not pinned here.)
-    with refused(GameError, None):
+    # Nobody joins, leaves, starts or cancels a cancelled game, and the message says why.
+    with refused(GameError, "This game was cancelled; you can no longer join it."):
         lobby.join_game(game.pk, alice)
-    with refused(GameError, None):
+    with refused(GameError, "This game was cancelled: you can no longer leave it."):
         lobby.leave_game(game.pk, bob)
-    with refused(GameError, None):
+    with refused(GameError, "This game was cancelled."):
         lobby.start_game(game.pk, alice)
     with refused(GameError, "Only a game that has not started can be cancelled."):
         lobby.abort_game(game.pk, alice)
@@ -194,7 +193,7 @@ def test_the_join_button_says_why_it_refused(client, alice, bob):
 
 def test_nobody_leaves_a_started_game(alice, bob):
     game = start_game(alice, bob)
-    with refused(GameError, "The game has started: you can no longer leave it."):
+    with refused(GameError, "This game has already started: you can no longer leave it."):
         lobby.leave_game(game.pk, bob)
 
 
