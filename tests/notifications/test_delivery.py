@@ -43,7 +43,7 @@ def _send_at_once(settings):
 def test_a_move_made_while_the_broker_is_down_is_kept_and_its_email_sent_later(
     alice, bob, mailoutbox, caplog
 ):
-    with broker_down(), caplog.at_level(logging.WARNING, logger="games.outbox"):
+    with broker_down(), caplog.at_level(logging.WARNING, logger="outbox.delivery"):
         game = start_game(alice, bob)
     assert "the sweep will retry" in caplog.text
     assert game.status == Game.Status.PLAYING  # the change is committed all the same
