@@ -1,8 +1,9 @@
 """Authentication backends that also refuse suspended users, so a suspension logs a user
 out of every session at once (get_user refuses them too) and stops new log-ins, by password
-or by an emailed link."""
+or by an emailed link. A log-in by an emailed code does not pass through a backend's
+authenticate(): accounts/adapter.py refuses suspended users there."""
 
-from django.contrib.auth.backends import ModelBackend
+from allauth.account.auth_backends import AuthenticationBackend
 from sesame.backends import ModelBackend as SesameBackend
 
 
@@ -11,7 +12,7 @@ class UnlessSuspended:
         return super().user_can_authenticate(user) and not user.is_suspended()
 
 
-class PasswordBackend(UnlessSuspended, ModelBackend):
+class PasswordBackend(UnlessSuspended, AuthenticationBackend):
     pass
 
 

@@ -1,42 +1,34 @@
-"""The emails accounts send: each is the handler of one kind of outbox row, written by the
+"""The emails accounts send, each the handler of one kind of outbox row, written by the
 request that asks for it and sent by a worker after commit, like every email of the site.
-The link in each is made when the email is sent, so that its lifetime starts then."""
 
-from django.conf import settings
-from django.contrib.auth.tokens import default_token_generator
-from django.urls import reverse
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
+allauth's emails (verification, login code, password reset, notices of a changed address
+or password) are rendered by accounts/adapter.py in the request and sent here."""
 
-from accounts import links
-from accounts.models import User
-from lib.emails import send_email
+from django.core.mail import EmailMultiAlternatives
+
 from outbox.models import Outbox
 from outbox.registry import handler
 
 
+@handler(Outbox.Kind.ACCOUNT_EMAIL)
+def send_account_email(row: Outbox) -> None:
+    payload = row.payload
+    if not payload.get("to"):
+        return  # already sent, and blanked
+    if payload["text"]:
+        message = EmailMultiAlternatives(payload["subject"], payload["text"], to=[payload["to"]])
+        if payload["html"]:
+            message.attach_alternative(payload["html"], "text/html")
+    else:
+        message = EmailMultiAlternatives(payload["subject"], payload["html"], to=[payload["to"]])
+        message.content_subtype = "html"
+    message.send()
+    # The message held a code or a key: once sent, the row keeps only what kind it was.
+    Outbox.objects.filter(pk=row.pk).update(payload={"template": payload.get("template", "")})
+
+
 @handler(Outbox.Kind.LOGIN_LINK)
-def send_login_link(row: Outbox) -> None:
-    user = User.objects.filter(pk=row.payload["user"], is_active=True).first()
-    if user is None:
-        return
-    url = links.login_url(user, row.payload["next"])
-    context = {"user": user, "url": url, "valid_minutes": links.LOGIN_LINK_MAX_AGE // 60}
-    send_email("accounts/login_link", user.email, context)
-
-
 @handler(Outbox.Kind.PASSWORD_RESET)
-def send_password_reset(row: Outbox) -> None:
-    user = User.objects.filter(pk=row.payload["user"], is_active=True).first()
-    if user is None:
-        return
-    path = reverse(
-        "accounts:password_reset_confirm",
-        kwargs={
-            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
-            "token": default_token_generator.make_token(user),
-        },
-    )
-    valid_days = settings.PASSWORD_RESET_TIMEOUT // (60 * 60 * 24)
-    context = {"user": user, "url": settings.SITE_URL + path, "valid_days": valid_days}
-    send_email("accounts/password_reset", user.email, context)
+def drop_retired_email(row: Outbox) -> None:
+    """Rows written before allauth: the pages they linked to are gone, so they are
+    dropped; the person asks again on the new pages."""

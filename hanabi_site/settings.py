@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "allauth",
+    "allauth.account",
     # Lower apps first; none imports an app below it in this list (tests/test_layers.py).
     "outbox",
     "accounts",
@@ -63,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "lib.time_zones.user_time_zone_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -116,17 +119,67 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 AUTHENTICATION_BACKENDS = [
+    # allauth's backend (the email address and password), refusing suspended users.
     "accounts.backends.PasswordBackend",
-    # Signed, expiring login links in emails (django-sesame).
+    # Signed, expiring links in game emails (django-sesame), until accounts/scoped.py
+    # replaces them.
     "accounts.backends.LinkBackend",
 ]
 SESAME_MAX_AGE = 60 * 60 * 24 * 7  # the longest a link may live; each kind of link sets its own
 SESAME_ONE_TIME = False
 # A link mailed to an old address stops working once the account moves to a new one.
 SESAME_INVALIDATE_ON_EMAIL_CHANGE = True
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Accounts (django-allauth): the email address is the login, and it is verified before
+# the account can log in or receive a game email. accounts/adapter.py sends allauth's
+# emails through the outbox and asks for the display name at sign-up.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+ACCOUNT_USER_MODEL_USERNAME_FIELD = None
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # link checkers in mail clients must not confirm
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_CHANGE_EMAIL = True  # one address per account; a new one replaces it once verified
+ACCOUNT_EMAIL_NOTIFICATIONS = (
+    True  # the old address hears of a change, the account of a new password
+)
+ACCOUNT_REAUTHENTICATION_REQUIRED = True  # changing the address asks for the password again
+ACCOUNT_REAUTHENTICATION_TIMEOUT = 5 * 60
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Hanabi: "
+# Log in with a code sent by email: single use, 5 minutes, 3 wrong guesses and it is void.
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
+ACCOUNT_LOGIN_BY_CODE_TIMEOUT = 5 * 60
+ACCOUNT_LOGIN_BY_CODE_MAX_ATTEMPTS = 3
+# Past a limit the page answers 429 (templates/429.html); the README lists them.
+# "ip" counts per client address, "key" per email address asked about, "user" per account.
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",
+    "login_failed": "10/m/ip,5/5m/key",
+    "signup": "10/h/ip",
+    "confirm_email": "1/3m/key",
+    "reset_password": "20/h/ip,3/h/key",
+    "reset_password_from_key": "20/m/ip",
+    "request_login_code": "20/h/ip,3/15m/key",
+    "change_password": "5/m/user",
+    "manage_email": "10/m/user",
+    "reauthenticate": "10/m/user",
+}
+# allauth counts requests in the cache: Redis, shared by every web process, when there is
+# one; otherwise the process's memory (the embedded default runs one web process).
+if env.str("REDIS_URL", default=""):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env.str("REDIS_URL"),
+        }
+    }
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"

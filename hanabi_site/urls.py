@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from games.views.lobby import home
 from hanabi_site.health import healthz
@@ -10,9 +10,14 @@ urlpatterns = [
     path("", home, name="home"),
     path("", include("games.urls")),
     path("", include("moderation.urls")),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The old address of the login page (bookmarks, pages that name "login").
+    path(
+        "login/",
+        RedirectView.as_view(pattern_name="account_login", query_string=True),
+        name="login",
+    ),
     path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]

@@ -93,10 +93,24 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
 PASSWORD = "a-long-hanabi-password"
 
 
-def make_user(name: str, **fields) -> User:
-    return User.objects.create_user(
+def make_user(name: str, verified: bool = True, **fields) -> User:
+    """A persona, its address verified (allauth's EmailAddress) unless told otherwise."""
+    from allauth.account.models import EmailAddress
+
+    user = User.objects.create_user(
         f"{name}@example.org", PASSWORD, display_name=name.title(), **fields
     )
+    EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=verified)
+    return user
+
+
+@pytest.fixture(autouse=True)
+def _rate_limits_start_afresh():
+    """allauth counts requests in the cache; each test starts with none counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
 
 
 @pytest.fixture

@@ -1,10 +1,14 @@
+from allauth.account.models import EmailAddress
 from django.core.management.base import BaseCommand
 
 from accounts.models import User
 
 
 class Command(BaseCommand):
-    help = "Create the demo account (a staff user) if it does not exist yet; reset its password."
+    help = (
+        "Create the demo account (a staff user, its address verified) if it does not exist "
+        "yet; reset its password."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("email")
@@ -18,4 +22,9 @@ class Command(BaseCommand):
         # Resetting keeps the printed password true on every run.
         user.set_password(password)
         user.save(update_fields=["password"])
+        # Verified, or the login would stop at "verify your address" on a site with no
+        # real inbox.
+        EmailAddress.objects.update_or_create(
+            user=user, email=user.email.lower(), defaults={"verified": True, "primary": True}
+        )
         self.stdout.write(f"{'Created' if created else 'Kept'} demo account {email}")

@@ -1,105 +1,56 @@
-"""Asking for a login link by email, and the page the link opens."""
+"""The signed links in game emails (accounts/links.py, django-sesame) and the page they
+open. They stay until accounts/scoped.py replaces them; logging in from the site is by
+allauth's emailed code (test_login_by_code.py)."""
 
 import time
 from unittest import mock
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
-from django.core import mail
 from sesame.utils import get_parameters, get_query_string
 
 from accounts import links
-from tests.accounts.conftest import without_csrf_tokens
-from tests.mail import assert_email_contains, link_in
-
-URL = "/accounts/login-link/"
-
-
-def ask_for_link(client, email: str, next_path: str = ""):
-    response = client.post(URL, {"email": email, "next": next_path})
-    assert response.status_code == 302
-    assert response.url == "/accounts/login-link/sent/"
-    return response
 
 
 def logged_in_as(client):
     return client.session.get("_auth_user_id")
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
-def test_the_form_has_a_labelled_email_field(client):
-    html = client.get(URL + "?next=/games/2/").content.decode()
-    assert '<label for="id_email"' in html
-    assert 'name="next" value="/games/2/"' in html
-
-
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
-def test_an_existing_account_gets_an_email_with_a_link(client, alice):
-    ask_for_link(client, "Alice@Example.org")
-
-    (message,) = mail.outbox
-    assert message.to == ["alice@example.org"]
-    assert message.subject == "Your login link for Hanabi by post"
-    assert_email_contains(message, "Hello Alice,")
-    assert_email_contains(message, "The link works for 60 minutes.")
-    url = link_in(message)
-    assert url.startswith("http://127.0.0.1:8000/accounts/link/?")
-
-
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
-def test_the_page_is_the_same_whether_or_not_the_account_exists(client, alice, charlie):
-    pages = []
-    for email in ("alice@example.org", "nobody@example.org", "charlie@example.org"):
-        ask_for_link(client, email)
-        response = client.get("/accounts/login-link/sent/")
-        assert response.status_code == 200
-        pages.append(without_csrf_tokens(response.content).replace(email, "EMAIL"))
-
-    assert pages[0] == pages[1] == pages[2]
-    assert "we have just emailed it a link" in pages[0]
-    # Only the active account got an email; nobody and inactive charlie did not.
-    assert [m.to for m in mail.outbox] == [["alice@example.org"]]
-
-
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
-def test_a_bad_address_gets_a_message_and_no_email(client, alice):
-    response = client.post(URL, {"email": "not an address"})
-    assert response.status_code == 200
-    assert "Enter a valid email address." in response.content.decode()
-    assert mail.outbox == []
-
-
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_the_link_logs_in_and_goes_to_next(client, alice):
-    ask_for_link(client, "alice@example.org", next_path="/games/12/")
-    url = link_in(mail.outbox[0])
-
-    response = client.get(url)
+    response = client.get(links.login_url(alice, "/games/12/"))
     assert response.status_code == 302
     assert response.url == "/games/12/"
     assert logged_in_as(client) == str(alice.pk)
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_without_next_the_link_goes_home(client, alice):
-    ask_for_link(client, "alice@example.org")
-    response = client.get(link_in(mail.outbox[0]))
+    response = client.get(links.login_url(alice))
     assert response.url == "/"
     assert logged_in_as(client) == str(alice.pk)
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 @pytest.mark.parametrize("next_url", ["https://evil.example/", "//evil.example/x", "http:evil"])
-def test_an_off_site_next_is_never_put_in_a_link(client, alice, next_url):
-    ask_for_link(client, "alice@example.org", next_path=next_url)
-    query = parse_qs(urlsplit(link_in(mail.outbox[0])).query)
-    assert query["next"] == ["/"]
-
+def test_an_off_site_next_is_never_put_in_a_link(alice, next_url):
     with pytest.raises(ValueError):
         links.login_url(alice, next_url)
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
+def test_a_suspended_account_cannot_use_a_link(client, alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    alice.suspended_until = timezone.now() + timedelta(days=1)
+    alice.save(update_fields=["suspended_until"])
+    assert_friendly_page(client.get(links.login_url(alice)), expired=False)
+    assert logged_in_as(client) is None
+
+
+@pytest.mark.django_db
 def test_a_genuine_link_with_an_off_site_next_logs_in_but_stays_here(client, alice):
     # Signed by us (say, by a past bug), so it logs in, but it must not lead away.
     scope, max_age, next_url = "login", 3600, "https://evil.example/"
@@ -112,7 +63,7 @@ def test_a_genuine_link_with_an_off_site_next_logs_in_but_stays_here(client, ali
     assert logged_in_as(client) == str(alice.pk)
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_a_link_made_by_the_helper_is_absolute_and_scoped(alice):
     url = links.login_url(alice, "/games/5/", max_age_seconds=3 * 24 * 3600, scope="turn")
     parts = urlsplit(url)
@@ -124,7 +75,7 @@ def test_a_link_made_by_the_helper_is_absolute_and_scoped(alice):
     assert query["next"] == ["/games/5/"]
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_the_helper_refuses_lifetimes_beyond_sesames_limit(alice, settings):
     with pytest.raises(ValueError):
         links.login_url(alice, max_age_seconds=settings.SESAME_MAX_AGE + 1)
@@ -132,43 +83,34 @@ def test_the_helper_refuses_lifetimes_beyond_sesames_limit(alice, settings):
         links.login_url(alice, scope="Not a scope!")
 
 
-def assert_friendly_page(response, *, expired: bool, email: str = "") -> str:
+def assert_friendly_page(response, *, expired: bool) -> str:
     assert response.status_code == 200
     html = response.content.decode()
     heading = "This link has expired" if expired else "This link does not work"
     assert f"<h1>{heading}</h1>" in html
-    assert 'action="/accounts/login-link/"' in html
-    assert "Email me a fresh link" in html
-    assert f'name="email" value="{email}"' in html if email else 'name="email"' in html
+    assert "Email me a login code" in html
     return html
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
-def test_an_expired_link_offers_a_fresh_one_prefilled(client, alice):
+@pytest.mark.django_db
+def test_an_expired_link_offers_a_login_code_that_keeps_the_destination(client, alice):
     two_hours_ago = time.time() - 2 * 3600
     with mock.patch("time.time", return_value=two_hours_ago):
         url = links.login_url(alice, "/games/9/")
 
-    response = client.get(url)
-    html = assert_friendly_page(response, expired=True, email="alice@example.org")
-    assert 'name="next" value="/games/9/"' in html
+    html = assert_friendly_page(client.get(url), expired=True)
+    assert 'href="/accounts/login/code/?next=/games/9/"' in html
     assert logged_in_as(client) is None
 
-    # The pre-filled form sends a fresh link that works and keeps the destination.
-    ask_for_link(client, "alice@example.org", next_path="/games/9/")
-    response = client.get(link_in(mail.outbox[0]))
-    assert response.url == "/games/9/"
-    assert logged_in_as(client) == str(alice.pk)
 
-
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_a_link_lives_exactly_as_long_as_it_was_made_for(client, alice):
     with mock.patch("time.time", return_value=time.time() - 3 * 24 * 3600 + 60):
         fresh = links.login_url(alice, "/games/1/", max_age_seconds=3 * 24 * 3600, scope="turn")
     with mock.patch("time.time", return_value=time.time() - 3 * 24 * 3600 - 60):
         stale = links.login_url(alice, "/games/1/", max_age_seconds=3 * 24 * 3600, scope="turn")
 
-    assert_friendly_page(client.get(stale), expired=True, email="alice@example.org")
+    assert_friendly_page(client.get(stale), expired=True)
     assert logged_in_as(client) is None
     assert client.get(fresh).url == "/games/1/"
     assert logged_in_as(client) == str(alice.pk)
@@ -180,7 +122,7 @@ def tamper(url: str, **changes: str) -> str:
     return f"{parts.path}?{urlencode({**query, **changes})}"
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     "changes",
     [
@@ -199,7 +141,7 @@ def test_a_tampered_link_shows_the_friendly_page_and_does_not_log_in(client, ali
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_a_cut_short_token_shows_the_friendly_page(client, alice):
     url = links.login_url(alice)
     token = parse_qs(urlsplit(url).query)["sesame"][0]
@@ -208,7 +150,7 @@ def test_a_cut_short_token_shows_the_friendly_page(client, alice):
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_a_token_made_for_another_purpose_does_not_work_here(client, alice):
     # A plain sesame token (the default scope) is not a link of ours.
     query = get_query_string(alice)[1:] + "&scope=login&max_age=3600&next=/"
@@ -216,7 +158,7 @@ def test_a_token_made_for_another_purpose_does_not_work_here(client, alice):
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_changing_the_password_revokes_links(client, alice):
     url = links.login_url(alice)
     alice.set_password("a-brand-new-password")
@@ -225,13 +167,13 @@ def test_changing_the_password_revokes_links(client, alice):
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_an_inactive_account_cannot_use_a_link(client, charlie):
     assert_friendly_page(client.get(links.login_url(charlie)), expired=False)
     assert logged_in_as(client) is None
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_an_expired_link_of_the_person_logged_in_just_goes_there(client, alice):
     with mock.patch("time.time", return_value=time.time() - 2 * 3600):
         url = links.login_url(alice, "/games/9/")
@@ -241,7 +183,7 @@ def test_an_expired_link_of_the_person_logged_in_just_goes_there(client, alice):
     assert response.url == "/games/9/"
 
 
-@pytest.mark.django_db(transaction=True)  # the email goes out when the request commits
+@pytest.mark.django_db
 def test_a_link_switches_to_its_owner(client, alice, bob):
     client.force_login(bob)
     client.get(links.login_url(alice))
