@@ -30,5 +30,5 @@ def url_in(message: mail.EmailMessage) -> str:
 
 
 def code_in(message: mail.EmailMessage) -> str:
-    (code,) = re.findall(r"^([A-Z0-9]{6})$", message.body, re.MULTILINE)
+    (code,) = re.findall(r"^([A-Z0-9]{4}-[A-Z0-9]{4})$", message.body, re.MULTILINE)
     return code
