@@ -1,6 +1,7 @@
 """How allauth fits this site: its emails go through the outbox, suspended users are
 refused at log-in like inactive ones, and links in its emails use SITE_URL."""
 
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -21,7 +22,16 @@ class AccountAdapter(DefaultAccountAdapter):
         (accounts/emails.py) blanks the payload once the message is sent.
         """
         request = self.request
-        context = {"request": request, "email": email, "site_url": settings.SITE_URL, **context}
+        context = {
+            "request": request,
+            "email": email,
+            "site_url": settings.SITE_URL,
+            # allauth's templates name the site by these, rather than the request's host.
+            "current_site": SimpleNamespace(
+                name="Hanabi by post", domain=urlsplit(settings.SITE_URL).netloc
+            ),
+            **context,
+        }
         message = self.render_mail(template_prefix, email, context)
         html = ""
         if isinstance(message, EmailMultiAlternatives) and message.alternatives:

@@ -51,29 +51,33 @@ def test_the_home_page_gives_a_member_their_lobby(client, alice):
     assert "No open game is waiting for players right now." in html
     # Who is logged in, and the way out.
     assert '<a class="who" href="/accounts/profile/">Alice</a>' in html
-    assert re.search(r'<form method="post" action="/logout/"[^>]*>\s*<input type="hidden"', html)
+    assert re.search(
+        r'<form method="post" action="/accounts/logout/"[^>]*>\s*<input type="hidden"', html
+    )
     assert "Log in to play" not in html
     assert_served_htmx_locally(html)
 
 
 @pytest.mark.django_db
 def test_the_login_page_has_the_form_and_the_other_ways_in(client):
-    response = client.get("/login/?next=/games/new/")
-    assert response.status_code == 200
+    response = client.get("/login/?next=/games/new/", follow=True)
+    assert response.redirect_chain == [("/accounts/login/?next=/games/new/", 302)]
     html = response.content.decode()
     assert "<h1>Log in</h1>" in html
-    assert '<form method="post" action="/login/"' in html
+    assert '<form method="post" action="/accounts/login/"' in html
     assert 'name="csrfmiddlewaretoken"' in html
-    assert '<label for="id_username">Email address:</label>' in html
-    assert re.search(r'<input type="text" name="username"[^>]*autocomplete="username"', html)
+    assert '<label for="id_login">Email:</label>' in html
+    assert re.search(r'<input type="email" name="login"[^>]*autocomplete="email"', html)
     assert '<label for="id_password">Password:</label>' in html
     assert re.search(r'<input type="password" name="password"[^>]*required', html)
     assert '<button type="submit">Log in</button>' in html
     # Where the person was going is kept, through the form and the other ways in.
     assert '<input type="hidden" name="next" value="/games/new/">' in html
-    assert '<a href="/accounts/login-link/?next=/games/new/">Email me a login link</a>' in html
-    assert '<a href="/accounts/password-reset/">Forgot your password?</a>' in html
-    assert '<a href="/accounts/signup/?next=/games/new/">Sign up</a>' in html
+    assert (
+        '<a href="/accounts/login/code/?next=%2Fgames%2Fnew%2F">Email me a login code</a>' in html
+    )
+    assert '<a href="/accounts/password/reset/">Forgot your password?</a>' in html
+    assert '<a href="/accounts/signup/?next=%2Fgames%2Fnew%2F">Sign up</a>' in html
 
 
 @pytest.mark.django_db

@@ -5,8 +5,10 @@ import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.core import mail
 from playwright.sync_api import Browser, Page, expect
 
+from tests.accounts.conftest import send_account_emails
 from tests.browser.conftest import screenshot
 
 PASSWORD = "a long enough password"
@@ -14,11 +16,18 @@ PASSWORD = "a long enough password"
 
 def sign_up(page: Page, base: str, email: str, name: str) -> None:
     page.goto(f"{base}/accounts/signup/")
-    page.get_by_label("Email address").fill(email)
+    page.get_by_label("Email").fill(email)
     page.get_by_label("Display name").fill(name)
     page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_label(re.compile(r"^Password \(again\):?$")).fill(PASSWORD)
     page.get_by_role("button", name="Create my account").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Confirm your email address")
+    # The address is verified by the link emailed to it (sent here, as a worker would).
+    send_account_emails()
+    (message,) = [m for m in mail.outbox if m.to == [email]]
+    (path,) = re.findall(r"https?://[^/\s]+(/accounts/confirm-email/\S+)", message.body)
+    page.goto(f"{base}{path}")
+    page.get_by_role("button", name="Confirm").click()
     expect(page.get_by_role("navigation", name="Account")).to_contain_text(name)
 
 

@@ -11,8 +11,8 @@ from tests.games.conftest import play_to_the_end, start_game
 
 
 def log_in(page, base: str, email: str, password: str) -> None:
-    page.goto(f"{base}/login/")
-    page.get_by_label("Email address").fill(email)
+    page.goto(f"{base}/login/")  # on to allauth's /accounts/login/
+    page.get_by_label("Email").fill(email)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
 

@@ -88,4 +88,4 @@ def test_visitors_log_in_first_and_come_back_to_the_link(client, alice):
     game = invite_only_game(alice)
     response = client.get(link(game))
     assert response.status_code == 302
-    assert response.url == f"/login/?next={link(game)}"
+    assert response.url == f"/accounts/login/?next={link(game)}"

@@ -1,0 +1,72 @@
+"""allauth's emails go through the outbox: the request writes a row, a worker sends it and
+then blanks what it carried (a code or a key); a failed send keeps it for the retry."""
+
+from unittest import mock
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.core.management import call_command
+
+from accounts.game_email import may_receive_game_email
+from accounts.models import User
+from outbox.delivery import run
+from outbox.models import Outbox
+from tests.accounts.conftest import code_in
+
+
+@pytest.mark.django_db
+def test_a_failed_send_keeps_the_message_for_the_retry(client, alice):
+    client.post("/accounts/login/code/", {"email": alice.email})
+    (row,) = Outbox.objects.filter(kind=Outbox.Kind.ACCOUNT_EMAIL)
+    with mock.patch(
+        "django.core.mail.EmailMultiAlternatives.send", side_effect=OSError("SMTP down")
+    ):
+        assert not run(row.pk)
+    row.refresh_from_db()
+    assert row.done_at is None
+    assert row.payload["to"] == "alice@example.org"
+
+    Outbox.objects.filter(pk=row.pk).update(due_at=row.created_at)
+    assert run(row.pk)
+    (message,) = mail.outbox
+    assert code_in(message)
+    row.refresh_from_db()
+    assert row.payload == {"template": "account/email/login_code"}
+
+
+@pytest.mark.django_db
+def test_the_emails_name_the_site_and_link_to_site_url(client, settings):
+    settings.SITE_URL = "https://hanabi.example"
+    client.post(
+        "/accounts/signup/",
+        {
+            "email": "dora@example.org",
+            "display_name": "Dora",
+            "password1": "fireworks-in-five-colours",
+            "password2": "fireworks-in-five-colours",
+        },
+    )
+    (row,) = Outbox.objects.all()
+    run(row.pk)
+    (message,) = mail.outbox
+    assert "Hello from Hanabi by post!" in message.body
+    assert "https://hanabi.example/accounts/confirm-email/" in message.body
+    assert "user Dora has given your email address" in message.body
+
+
+@pytest.mark.django_db
+def test_an_unverified_persona_may_not_receive_game_email(db):
+    from tests.conftest import make_user
+
+    dora = make_user("dora", verified=False)
+    assert not may_receive_game_email(dora)
+
+
+@pytest.mark.django_db
+def test_the_demo_user_is_verified(db):
+    call_command("ensure_demo_user", "demo@example.com", "hanabi-demo")
+    call_command("ensure_demo_user", "demo@example.com", "hanabi-demo")  # twice is fine
+    demo = User.objects.get(email="demo@example.com")
+    assert may_receive_game_email(demo)
+    assert EmailAddress.objects.filter(user=demo).count() == 1
