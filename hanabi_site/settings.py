@@ -138,6 +138,16 @@ LOGOUT_REDIRECT_URL = "home"
 # emails through the outbox and asks for the display name at sign-up.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+ACCOUNT_FORMS = {
+    name: f"accounts.allauth_forms.{form}"
+    for name, form in [
+        ("login", "LoginForm"),
+        ("signup", "SignupForm"),
+        ("request_login_code", "RequestLoginCodeForm"),
+        ("reset_password", "ResetPasswordForm"),
+        ("change_email", "ChangeEmailForm"),
+    ]
+}
 ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]

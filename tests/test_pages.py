@@ -66,7 +66,7 @@ def test_the_login_page_has_the_form_and_the_other_ways_in(client):
     assert "<h1>Log in</h1>" in html
     assert '<form method="post" action="/accounts/login/"' in html
     assert 'name="csrfmiddlewaretoken"' in html
-    assert '<label for="id_login">Email:</label>' in html
+    assert '<label for="id_login">Email address:</label>' in html
     assert re.search(r'<input type="email" name="login"[^>]*autocomplete="email"', html)
     assert '<label for="id_password">Password:</label>' in html
     assert re.search(r'<input type="password" name="password"[^>]*required', html)

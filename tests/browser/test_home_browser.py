@@ -1,4 +1,5 @@
 import pytest
+from allauth.account.models import EmailAddress
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
@@ -7,7 +8,8 @@ from tests.browser.conftest import screenshot
 
 @pytest.mark.django_db(transaction=True)
 def test_a_person_logs_in_from_the_home_page(live_server, page: Page):
-    User.objects.create_user("ann@example.com", "a long password", display_name="Ann")
+    ann = User.objects.create_user("ann@example.com", "a long password", display_name="Ann")
+    EmailAddress.objects.create(user=ann, email=ann.email, primary=True, verified=True)
     page.goto(live_server.url)
     expect(page.get_by_role("heading", level=1)).to_contain_text("Hanabi")
     screenshot(page, "home-anonymous")
