@@ -5,5 +5,5 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        # Registers the handlers of the login-link and password-reset emails.
+        # Registers the outbox handler that sends allauth's emails (accounts/adapter.py).
         from accounts import emails  # noqa: F401
