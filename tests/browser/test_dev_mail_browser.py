@@ -4,6 +4,7 @@ and the unsubscribe link of a message, as a developer would."""
 import re
 
 import pytest
+from allauth.account.models import EmailAddress
 from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 from playwright.sync_api import Page, expect
@@ -33,6 +34,7 @@ def test_reading_an_email_and_following_its_links(
 ):
     settings.SITE_URL = live_server.url
     dora = User.objects.create_user("dora@example.org", PASSWORD, display_name="Dora")
+    EmailAddress.objects.create(user=dora, email=dora.email, primary=True, verified=True)
     game = start_game(dora, make_user("bob"))
     game_url = live_server.url + reverse("games:detail", args=[game.pk])
     send_game_email("digest", dora, {"links": [(game, game_url)]})
