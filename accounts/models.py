@@ -10,7 +10,8 @@ class UserManager(BaseUserManager["User"]):
     def create_user(self, email: str, password: str | None = None, **fields) -> "User":
         if not email:
             raise ValueError("An email address is required")
-        email = self.normalize_email(email)
+        # In lower case, as allauth stores and looks up addresses.
+        email = self.normalize_email(email).lower()
         fields.setdefault("display_name", email.split("@")[0])
         user = self.model(email=email, **fields)
         user.set_password(password)
@@ -75,7 +76,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def clean(self) -> None:
         super().clean()
-        self.email = type(self).objects.normalize_email(self.email)
+        self.email = type(self).objects.normalize_email(self.email).lower()
 
     def is_suspended(self) -> bool:
         return self.suspended_until is not None and self.suspended_until > timezone.now()
