@@ -70,3 +70,13 @@ def test_the_demo_user_is_verified(db):
     demo = User.objects.get(email="demo@example.com")
     assert may_receive_game_email(demo)
     assert EmailAddress.objects.filter(user=demo).count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", [Outbox.Kind.LOGIN_LINK, Outbox.Kind.PASSWORD_RESET])
+def test_rows_of_the_retired_kinds_are_dropped_without_an_email(alice, kind):
+    from django.utils import timezone
+
+    row = Outbox.objects.create(kind=kind, payload={"user": alice.pk}, due_at=timezone.now())
+    assert run(row.pk)
+    assert mail.outbox == []
