@@ -182,12 +182,14 @@ ACCOUNT_RATE_LIMITS = {
     "reauthenticate": "10/m/user",
 }
 # allauth counts requests in the cache: Redis, shared by every web process, when there is
-# one; otherwise the process's memory (the embedded default runs one web process).
-if env.str("REDIS_URL", default=""):
+# one; otherwise the process's memory (the embedded default runs one web process). Tests
+# keep theirs in memory, since they clear it between tests and Redis also holds the broker.
+if env.str("REDIS_URL", default="") and not RUNNING_TESTS:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": env.str("REDIS_URL"),
+            "KEY_PREFIX": "hanabi",
         }
     }
 
