@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import scoped, views
 from accounts.forms import EmailedPasswordResetForm
 
 app_name = "accounts"
@@ -41,6 +41,7 @@ urlpatterns = [
     path("login-link/", views.login_link, name="login_link"),
     path("login-link/sent/", views.login_link_sent, name="login_link_sent"),
     path("link/", views.link, name="link"),
+    path("open/<str:token>/", scoped.open_scoped_link, name="scoped_link"),
     path("profile/", views.profile, name="profile"),
     path("password-change/", views.PasswordChangeView.as_view(), name="password_change"),
     path("unsubscribe/<str:token>/", views.unsubscribe_from_game_emails, name="unsubscribe"),

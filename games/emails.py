@@ -9,8 +9,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.links import login_url
 from accounts.models import User
+from accounts.scoped import scoped_url
 from accounts.unsubscribe import unsubscribe_url
 from games.engine import event_dict, view_for
 from games.models import Game, Invitation, MadeBy, Seat
@@ -20,8 +20,12 @@ from lib.time_zones import zone_named
 from outbox.models import Outbox
 from outbox.registry import Retry, handler
 
-# A turn link logs the player in: long enough for a slow week, not for months.
-TURN_LINK_MAX_AGE = 60 * 60 * 24 * 7
+
+def game_link(user: User, game: Game, path: str | None = None) -> str:
+    """A link that opens this game's pages, and nothing else, for `user` (a scoped link:
+    accounts/scoped.py), at `path` (default: the game). It does not log in: a forwarded
+    email lets its reader act in this one game, for as long as the link lives."""
+    return scoped_url(user, game.get_absolute_url(), path)
 
 
 @handler(Outbox.Kind.INVITATION)
@@ -102,9 +106,7 @@ def _turn_context(game: Game, seat: Seat) -> dict:
         "said": list(said),
         "others": others,
         "own": own,
-        "game_url": login_url(
-            seat.user, reverse("games:detail", args=[game.pk]), TURN_LINK_MAX_AGE, "turn"
-        ),
+        "game_url": game_link(seat.user, game),
     }
 
 
@@ -154,7 +156,7 @@ def send_game_over(row: Outbox) -> None:
             "game": game,
             "names": game.seat_names(),
             "outcome": game.outcome(state),
-            "replay_url": login_url(seat.user, replay_path, TURN_LINK_MAX_AGE, "replay"),
+            "replay_url": game_link(seat.user, game, replay_path),
         },
     )
 
@@ -167,8 +169,5 @@ def send_digest(row: Outbox) -> None:
     games = list(Game.objects.waiting_on(user))
     if not games:
         return
-    links = [
-        (game, login_url(user, reverse("games:detail", args=[game.pk]), TURN_LINK_MAX_AGE, "turn"))
-        for game in games
-    ]
+    links = [(game, game_link(user, game)) for game in games]
     send_game_email("digest", user, {"links": links})
