@@ -58,7 +58,7 @@ def record() -> dict:
 # -- the fuzzers ------------------------------------------------------------------------------
 
 
-@settings(FUZZ, max_examples=1000)
+@settings(FUZZ, max_examples=800)
 @given(game_documents())
 def test_any_document_is_a_game_or_a_clear_refusal(document):
     """from_hanablive + replay as the import page does, and read_game + replay as the
