@@ -19,6 +19,11 @@ class UserCreationFormByEmail(AdminUserCreationForm):
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    """Staff read accounts here; only superusers add, edit or delete them. Whoever may edit
+    an account may make themselves a superuser, or set another player's password and see
+    the game through their seat (their own cards among it). Suspensions are an action of
+    moderators (moderation/admin.py), which writes the audit log."""
+
     form = UserChangeFormByEmail
     add_form = UserCreationFormByEmail
     list_display = (
@@ -51,3 +56,12 @@ class UserAdmin(DjangoUserAdmin):
             },
         ),
     )
+
+    def has_add_permission(self, request) -> bool:
+        return request.user.is_superuser and super().has_add_permission(request)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser and super().has_delete_permission(request, obj)

@@ -4,7 +4,6 @@ or by an emailed link. A log-in by an emailed code does not pass through a backe
 authenticate(): accounts/adapter.py refuses suspended users there."""
 
 from allauth.account.auth_backends import AuthenticationBackend
-from sesame.backends import ModelBackend as SesameBackend
 
 
 class UnlessSuspended:
@@ -13,8 +12,4 @@ class UnlessSuspended:
 
 
 class PasswordBackend(UnlessSuspended, AuthenticationBackend):
-    pass
-
-
-class LinkBackend(UnlessSuspended, SesameBackend):
     pass

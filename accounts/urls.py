@@ -4,12 +4,13 @@ hanabi_site/urls.py)."""
 
 from django.urls import path
 
-from accounts import views
+from accounts import scoped, views
 
 app_name = "accounts"
 
 urlpatterns = [
-    path("link/", views.link, name="link"),
+    path("link/", views.retired_link, name="link"),
+    path("open/<str:token>/", scoped.open_scoped_link, name="scoped_link"),
     path("profile/", views.profile, name="profile"),
     path("unsubscribe/<str:token>/", views.unsubscribe_from_game_emails, name="unsubscribe"),
 ]

@@ -1,40 +1,30 @@
 import logging
 
-from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render, resolve_url
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import links, unsubscribe
+from accounts import unsubscribe
 from accounts.forms import ProfileForm
 from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
 
-def _after_login_url(next_path: str) -> str:
-    return next_path or resolve_url(settings.LOGIN_REDIRECT_URL)
-
-
 @require_GET
-def link(request: HttpRequest) -> HttpResponse:
-    """Every signed link from an email lands here (see accounts.links)."""
-    checked = links.check_link(request.GET)
-    destination = _after_login_url(checked.next_path)
-    if checked.user is not None:
-        login(request, checked.user)  # sesame's backend set user.backend
-        return redirect(destination)
-    if checked.expired_for is not None and checked.expired_for == request.user:
-        # An old link in the hands of the person already logged in: just go there.
-        return redirect(destination)
-
-    # Expired or broken: a friendly page offering a way in, never an error page.
-    context = {"expired": checked.expired_for is not None, "next": checked.next_path}
-    return render(request, "accounts/link_invalid.html", context)
+def retired_link(request: HttpRequest) -> HttpResponse:
+    """Emails sent before links were scoped carried links that logged their reader in fully
+    (/accounts/link/?…). They open nothing now: a friendly page offers a real way in."""
+    next_path = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        next_path, allowed_hosts=None
+    ) or not next_path.startswith("/"):
+        next_path = ""
+    return render(request, "accounts/link_invalid.html", {"expired": False, "next": next_path})
 
 
 @login_required

@@ -1,13 +1,94 @@
 """The games in the admin, for reading: games with their seats, moves and chat, filters that
 find games by player, variant, age and wait. Moderators' actions on them are added by
-moderation/admin.py."""
+moderation/admin.py.
+
+Two rules hold for everyone, superusers included. The admin changes no game: a game changes
+through games/services/ (players' moves) and moderation/services.py (moderators' actions, each
+written to the audit log), so every form here is read-only. And no admin page tells anything
+of a deal: the admin lets a URL filter on any field (`?seed__lte=…` answers one bit per
+request), so every admin from which a lookup can reach a game refuses lookups on the fields
+that hold a deal. A moderator sees the cards only through the turn view (may_inspect)."""
 
 from datetime import timedelta
 
 from django.contrib import admin
+from django.contrib.admin.exceptions import DisallowedModelAdminLookup
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied
+from django.db.models import Model
+from django.db.models.constants import LOOKUP_SEP
 from django.utils import timezone
 
-from games.models import ChatMessage, Game, ImportedReplay, Invitation, Move, Seat
+from accounts.models import User
+from games.models import ChatMessage, DealAnalysis, Game, ImportedReplay, Invitation, Move, Seat
+
+# The fields no lookup may read: the deal (seed, deck), the moves as the engine replays them
+# (a card id is a position in the deck), the analysis of a deal, and password hashes.
+HIDDEN_FIELDS: frozenset[tuple[type[Model], str]] = frozenset(
+    {
+        (Game, "seed"),
+        (Game, "deck"),
+        (Move, "action"),
+        (DealAnalysis, "result"),
+        (User, "password"),
+    }
+)
+
+
+def reaches_hidden_field(model: type[Model], lookup: str) -> bool:
+    """Whether a lookup path from `model` (a filter like `game__seed__lte`, a search field,
+    an ordering) reads one of HIDDEN_FIELDS, following relations both ways as the ORM does."""
+    for part in lookup.lstrip("-=^@").split(LOOKUP_SEP):
+        try:
+            field = model._meta.pk if part == "pk" else model._meta.get_field(part)
+        except FieldDoesNotExist:
+            return False  # a transform or a lookup (`lte`, `0`, `contains`) of the last field
+        if (model, field.name) in HIDDEN_FIELDS:
+            return True
+        if not field.is_relation:
+            return False
+        model = field.related_model
+    return False
+
+
+class GameDataAdmin(admin.ModelAdmin):
+    """The admin of a model from which a lookup can reach a game (or a user): it refuses
+    lookups on the hidden fields, and a POST of an action the user may not run."""
+
+    def lookup_allowed(self, lookup, value, request=None) -> bool:
+        if reaches_hidden_field(self.model, lookup):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+    def get_search_results(self, request, queryset, search_term):
+        # The search fields are fixed in code; this holds them to the rule as well.
+        for field in self.get_search_fields(request):
+            if reaches_hidden_field(self.model, field):
+                raise DisallowedModelAdminLookup(f"Searching {field} is not allowed")
+        return super().get_search_results(request, queryset, search_term)
+
+    def changelist_view(self, request, extra_context=None):
+        # Django answers an action the user may not run with the list, as if none was chosen;
+        # say plainly that it is refused.
+        if request.method == "POST":
+            chosen = set(request.POST.getlist("action")) - {""}
+            if chosen - set(self.get_actions(request)):
+                raise PermissionDenied
+        return super().changelist_view(request, extra_context)
+
+
+class RecordAdmin(GameDataAdmin):
+    """A record nobody edits here, superusers included: shown read-only (every field in
+    `fields` is also in `readonly_fields`), never added or deleted. Its changes come from the
+    services and the moderators' actions."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 class WaitingForMoveFilter(admin.SimpleListFilter):
@@ -31,13 +112,6 @@ class WaitingForMoveFilter(admin.SimpleListFilter):
         return queryset.filter(status=Game.Status.PLAYING, turn_started_at__lt=since)
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
-    extra = 0
-    raw_id_fields = ("user",)
-    fields = ("position", "user", "is_bot", "timeouts_in_a_row", "wants_pause", "muted")
-
-
 class ReadOnlyInline(admin.TabularInline):
     """The game's record as it happened: moderators read it; actions change it."""
 
@@ -49,6 +123,25 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = readonly_fields = (
+        "position",
+        "user",
+        "is_bot",
+        "timeouts_in_a_row",
+        "wants_pause",
+        "muted",
+    )
+    ordering = ("position",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
 
 
 class MoveInline(ReadOnlyInline):
@@ -67,7 +160,7 @@ class ChatInline(ReadOnlyInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(RecordAdmin):
     list_display = (
         "pk",
         "status",
@@ -91,7 +184,6 @@ class GameAdmin(admin.ModelAdmin):
         "chat_policy",
     )
     list_select_related = ("creator",)
-    raw_id_fields = ("creator",)
     # "Find games by player": the creator or anyone seated.
     search_fields = (
         "=pk",
@@ -100,34 +192,52 @@ class GameAdmin(admin.ModelAdmin):
         "seats__user__email",
         "seats__user__display_name",
     )
-    readonly_fields = (
+    # Every field but the deal (seed, deck): a deal is shown only to moderators who may
+    # see it (may_inspect), through the turn view.
+    fields = readonly_fields = (
+        "status",
+        "options",
         "player_count",
         "variant",
+        "visibility",
         "invite_code",
+        "creator",
+        "chat_policy",
+        "turn_time_limit",
+        "timeout_policy",
+        "turn",
+        "current_seat",
+        "score",
+        "max_score",
+        "end",
         "created_at",
         "started_at",
         "finished_at",
+        "turn_started_at",
+        "turn_deadline",
+        "paused_at",
     )
-    exclude = ("seed", "deck")  # a deal is shown only to moderators who may (may_inspect)
     inlines = [SeatInline, MoveInline, ChatInline]
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(RecordAdmin):
     list_display = ("game", "turn", "seat", "made_by", "action", "created_at")
     list_filter = ("made_by",)
-    raw_id_fields = ("game",)
     list_select_related = ("game",)
+    sortable_by = ("game", "turn", "seat", "made_by", "created_at")
+    fields = readonly_fields = ("game", "turn", "seat", "made_by", "action", "created_at")
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
+class InvitationAdmin(RecordAdmin):
     list_display = ("game", "email", "invited_by", "created_at")
-    raw_id_fields = ("game", "invited_by")
+    list_select_related = ("game", "invited_by")
+    fields = readonly_fields = list_display
 
 
 @admin.register(ImportedReplay)
-class ImportedReplayAdmin(admin.ModelAdmin):
+class ImportedReplayAdmin(GameDataAdmin):
     list_display = ("pk", "owner", "file_name", "moves", "created_at")
     raw_id_fields = ("owner",)
     list_select_related = ("owner",)
@@ -138,9 +248,9 @@ class ImportedReplayAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(RecordAdmin):
     list_display = ("pk", "game", "author", "text", "created_at", "hidden_at")
     list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
     list_select_related = ("game", "author")
-    raw_id_fields = ("game", "author")
     search_fields = ("text", "author__email", "author__display_name")
+    fields = readonly_fields = ("game", "author", "text", "created_at", "hidden_at")

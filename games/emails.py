@@ -9,8 +9,9 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.links import login_url
+from accounts.game_email import may_receive_game_email
 from accounts.models import User
+from accounts.scoped import scoped_url
 from accounts.unsubscribe import unsubscribe_url
 from games.engine import event_dict, view_for
 from games.models import Game, Invitation, MadeBy, Seat
@@ -20,8 +21,12 @@ from lib.time_zones import zone_named
 from outbox.models import Outbox
 from outbox.registry import Retry, handler
 
-# A turn link logs the player in: long enough for a slow week, not for months.
-TURN_LINK_MAX_AGE = 60 * 60 * 24 * 7
+
+def game_link(user: User, game: Game, path: str | None = None) -> str:
+    """A link that opens this game's pages, and nothing else, for `user` (a scoped link:
+    accounts/scoped.py), at `path` (default: the game). It does not log in: a forwarded
+    email lets its reader act in this one game, for as long as the link lives."""
+    return scoped_url(user, game.get_absolute_url(), path)
 
 
 @handler(Outbox.Kind.INVITATION)
@@ -38,15 +43,20 @@ def send_invitation(row: Outbox) -> None:
         "join_url": settings.SITE_URL + join_path,
     }
     member = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
-    if member is None:
-        # No account, so no preferences to point at: the email says why it came.
+    if member is None or not may_receive_game_email(member):
+        # No account (or one whose owner never confirmed the address), so no preferences
+        # to point at: the email says why it came.
         send_email("games/invitation", invitation.email, context)
     elif member.notify != User.Notify.NONE:
         send_game_email("invitation", member, context)
 
 
 def send_game_email(kind: str, user: User, context: dict) -> None:
-    """A game email: one-click unsubscribe headers (RFC 8058) and a preferences footer."""
+    """A game email: one-click unsubscribe headers (RFC 8058) and a preferences footer.
+    None goes to an address its owner has not confirmed: a sign-up with someone else's
+    address must not fill their inbox."""
+    if not may_receive_game_email(user):
+        return
     unsubscribe = unsubscribe_url(user)
     context = {
         **context,
@@ -102,9 +112,7 @@ def _turn_context(game: Game, seat: Seat) -> dict:
         "said": list(said),
         "others": others,
         "own": own,
-        "game_url": login_url(
-            seat.user, reverse("games:detail", args=[game.pk]), TURN_LINK_MAX_AGE, "turn"
-        ),
+        "game_url": game_link(seat.user, game),
     }
 
 
@@ -154,7 +162,7 @@ def send_game_over(row: Outbox) -> None:
             "game": game,
             "names": game.seat_names(),
             "outcome": game.outcome(state),
-            "replay_url": login_url(seat.user, replay_path, TURN_LINK_MAX_AGE, "replay"),
+            "replay_url": game_link(seat.user, game, replay_path),
         },
     )
 
@@ -167,8 +175,5 @@ def send_digest(row: Outbox) -> None:
     games = list(Game.objects.waiting_on(user))
     if not games:
         return
-    links = [
-        (game, login_url(user, reverse("games:detail", args=[game.pk]), TURN_LINK_MAX_AGE, "turn"))
-        for game in games
-    ]
+    links = [(game, game_link(user, game)) for game in games]
     send_game_email("digest", user, {"links": links})

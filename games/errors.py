@@ -15,3 +15,7 @@ class StaleMove(GameError):
 
 class IllegalMove(GameError):
     """The rules do not allow this action now."""
+
+
+class TooMany(GameError):
+    """The person has asked this too often lately (games/limits.py): HTTP 429."""

@@ -13,6 +13,8 @@ from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
 
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -89,6 +91,9 @@ def mail_list(request: HttpRequest) -> HttpResponse:
     return render(request, "dev/mail_list.html", context)
 
 
+# The email's HTML is shown in a frame whose content inherits this page's policy, and emails
+# carry inline styles (mail clients ignore style sheets): they are allowed on this page only.
+@csp_update({"style-src": [UNSAFE_INLINE]})
 @require_GET
 def mail_detail(request: HttpRequest, name: str) -> HttpResponse:
     _require_debug()

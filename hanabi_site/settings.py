@@ -13,6 +13,7 @@ from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -60,11 +61,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.scoped.scoped_pass_middleware",  # a game email's link: that game's pages only
     "allauth.account.middleware.AccountMiddleware",
     "lib.time_zones.user_time_zone_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -121,14 +124,7 @@ AUTH_PASSWORD_VALIDATORS = [
 AUTHENTICATION_BACKENDS = [
     # allauth's backend (the email address and password), refusing suspended users.
     "accounts.backends.PasswordBackend",
-    # Signed, expiring links in game emails (django-sesame), until accounts/scoped.py
-    # replaces them.
-    "accounts.backends.LinkBackend",
 ]
-SESAME_MAX_AGE = 60 * 60 * 24 * 7  # the longest a link may live; each kind of link sets its own
-SESAME_ONE_TIME = False
-# A link mailed to an old address stops working once the account moves to a new one.
-SESAME_INVALIDATE_ON_EMAIL_CHANGE = True
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -227,12 +223,31 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # needs no server and works across processes on one machine.
 REDIS_URL = env.str("REDIS_URL", default="")
 BROKER_DIR = VAR_DIR / "broker"
+# A task is sent after a commit, while a page waits (a move's outbox rows): with Redis
+# stopped, unreachable or frozen, sending must fail at once and leave the row to the outbox
+# sweep, not retry for 19 s as Celery's defaults do. So: one connection attempt, short
+# socket timeouts, no publish retries (Celery's worker keeps retrying its own connection
+# for ever: broker_connection_max_retries), and a result backend that gives up as quickly.
+BROKER_FAIL_FAST = {
+    "max_retries": 0,  # kombu's connection retries when a producer opens a channel
+    "socket_connect_timeout": 0.2,
+    "socket_timeout": 0.5,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.2
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 0.2
+CELERY_REDIS_SOCKET_TIMEOUT = 5.0
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+}
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = dict(BROKER_FAIL_FAST)
 else:
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
+        **BROKER_FAIL_FAST,
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "control_folder": str(BROKER_DIR / "control"),
@@ -263,10 +278,38 @@ BOT_MOVE_DELAY_SECONDS = env.int("BOT_MOVE_DELAY_SECONDS", default=3)
 # the bounds it has (games/analysis/team.py).
 ANALYSIS_TIME_LIMIT_SECONDS = env.float("ANALYSIS_TIME_LIMIT_SECONDS", default=20.0)
 
-if not DEBUG and not RUNNING_TESTS:
-    SESSION_COOKIE_SECURE = SITE_URL.startswith("https://")
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Security headers on every response. No page runs an inline script or sets an inline style:
+# every script (htmx, from django-htmx) and style sheet is a file of this site, so the policy
+# allows nothing else, and an injected <script> would not run.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"  # links in pages carry no path off the site
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+# Behind HTTPS (a production SITE_URL): cookies only over HTTPS, every request redirected to
+# it, and browsers told to keep to it (HSTS; SECURE_HSTS_SECONDS=0 turns it off).
+if SITE_URL.startswith("https://") and not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 
 # The development server logs every request, and an open turn page polls every 5 seconds
 # (a 204 while nothing changed): about 100 lines a minute that say nothing. Those are

@@ -1,5 +1,7 @@
 """The moderators' admin: the actions on games, chat messages and users (each asks why and
-acts through moderation/services.py), a game's cards at any turn, reports and the audit log."""
+acts through moderation/services.py), a game's cards at any turn, reports and the audit log.
+As in games/admin.py, nothing here edits a game, a report or the log, and no lookup reads a
+deal; the actions are the only way to change them, and each writes its audit row."""
 
 from django import forms
 from django.contrib import admin, messages
@@ -9,7 +11,7 @@ from django.utils.html import format_html
 
 from accounts.admin import UserAdmin
 from accounts.models import User
-from games.admin import ChatMessageAdmin, GameAdmin
+from games.admin import ChatMessageAdmin, GameAdmin, GameDataAdmin, RecordAdmin
 from games.errors import GameError
 from games.models import ChatMessage, Game
 from games.permissions import is_moderator
@@ -44,9 +46,10 @@ class SuspendForm(ReasonForm):
     )
 
 
-class ModeratedAdmin(admin.ModelAdmin):
+class ModeratedAdmin(GameDataAdmin):
     """Admin actions of moderators: each asks why, then acts through moderation.services,
-    which checks the permission again and writes the audit log."""
+    which checks the permission again and writes the audit log. Anyone else who posts one
+    is refused (403, GameDataAdmin)."""
 
     def has_moderate_permission(self, request) -> bool:
         return is_moderator(request.user)
@@ -97,7 +100,7 @@ admin.site.unregister(Game)
 
 @admin.register(Game)
 class ModeratedGameAdmin(ModeratedAdmin, GameAdmin):
-    readonly_fields = ("cards", *GameAdmin.readonly_fields)
+    fields = readonly_fields = ("cards", *GameAdmin.fields)
     actions = ["extend", "clear_deadline", "pause", "resume", "replace_seat", "abort"]
 
     def get_urls(self):
@@ -179,12 +182,21 @@ class ModeratedUserAdmin(ModeratedAdmin, UserAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(ModeratedAdmin):
+class ReportAdmin(ModeratedAdmin, RecordAdmin):
     list_display = ("pk", "status", "game", "reporter", "reported_user", "reason", "created_at")
     list_filter = ("status",)
     list_select_related = ("game", "reporter", "reported_user")
-    raw_id_fields = ("game", "reporter", "reported_user", "message")
     search_fields = ("reason", "reporter__email", "reported_user__email")
+    fields = readonly_fields = (
+        "status",
+        "game",
+        "reporter",
+        "reported_user",
+        "message",
+        "reason",
+        "note",
+        "created_at",
+    )
     actions = ["resolve"]
 
     resolve = moderation_action(
@@ -194,17 +206,18 @@ class ReportAdmin(ModeratedAdmin):
 
 
 @admin.register(ModeratorAction)
-class ModeratorActionAdmin(admin.ModelAdmin):
+class ModeratorActionAdmin(RecordAdmin):
+    """The audit log, written by the actions themselves."""
+
     list_display = ("created_at", "moderator", "description", "game", "user", "reason")
     list_filter = ("action",)
     list_select_related = ("moderator", "game", "user")
-    raw_id_fields = ("moderator", "game", "user")
-
-    def has_add_permission(self, request) -> bool:
-        return False  # the log is written by the actions themselves
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+    fields = readonly_fields = (
+        "created_at",
+        "moderator",
+        "action",
+        "description",
+        "game",
+        "user",
+        "reason",
+    )

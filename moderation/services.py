@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import limits
 from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, Game, Seat
 from games.permissions import is_moderator
@@ -45,6 +46,7 @@ def report(
         raise GameError("You cannot report yourself.")
     if reported_user_id is not None and not game.seats.filter(user_id=reported_user_id).exists():
         raise GameError("That person does not play in this game.")
+    limits.REPORTS.check(Report.objects.filter(reporter=reporter))
     return Report.objects.create(
         reporter=reporter,
         game=game,

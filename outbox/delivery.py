@@ -8,6 +8,7 @@ commit time, a worker died mid-task), so nothing is lost.
 """
 
 import logging
+import time
 from datetime import timedelta
 
 from celery import shared_task
@@ -28,6 +29,12 @@ MAX_ATTEMPTS = 8
 # Rows due sooner than this are handed to Celery with a countdown; later ones wait for the
 # sweep, because a broker must not hold tasks scheduled far ahead (Redis redelivers them).
 SHORT_DELAY = timedelta(minutes=10)
+
+# Once the broker has failed to take a row, this process leaves the next rows to the sweep
+# for a while instead of trying again: a commit that writes seven rows (a game's end) makes
+# its page wait for at most one broker timeout, not seven.
+BROKER_PAUSE_SECONDS = 5.0
+_broker_failed_at: float | None = None
 
 
 def schedule(
@@ -51,18 +58,38 @@ def schedule(
         except IntegrityError:  # the same key, added by a concurrent transaction
             return None
     if delay <= SHORT_DELAY:
-        transaction.on_commit(lambda: _enqueue(row.pk, delay))
+        transaction.on_commit(lambda: _enqueue_unless_the_broker_just_failed(row.pk, delay))
     return row
 
 
-def _enqueue(row_id: int, delay: timedelta = timedelta(0)) -> None:
+def _enqueue(row_id: int, delay: timedelta = timedelta(0)) -> bool:
+    """Hand the row to Celery at once or not at all (the settings make a broker that is
+    down fail within a fraction of a second). False if the broker did not take it."""
+    global _broker_failed_at
     try:
-        run_outbox_row.apply_async((row_id,), countdown=delay.total_seconds() or None)
+        run_outbox_row.apply_async((row_id,), countdown=delay.total_seconds() or None, retry=False)
     except Exception:
         # The row is committed; the sweep will enqueue it when the broker is back.
+        _broker_failed_at = time.monotonic()
         logger.warning(
             "could not enqueue outbox row %s; the sweep will retry", row_id, exc_info=True
         )
+        return False
+    return True
+
+
+def _enqueue_unless_the_broker_just_failed(row_id: int, delay: timedelta) -> None:
+    failed_at = _broker_failed_at
+    if failed_at is not None and time.monotonic() - failed_at < BROKER_PAUSE_SECONDS:
+        logger.warning("outbox row %s left to the sweep: the broker just failed", row_id)
+        return
+    _enqueue(row_id, delay)
+
+
+def forget_broker_failure() -> None:
+    """Try the broker again at the next row (tests that change the broker call this)."""
+    global _broker_failed_at
+    _broker_failed_at = None
 
 
 def backoff(attempts: int) -> timedelta:
@@ -87,7 +114,7 @@ def run(row_id: int) -> bool:
             claimed_at=None, due_at=now + retry.delay, attempts=F("attempts") - 1
         )
         if retry.delay <= SHORT_DELAY:
-            _enqueue(row.pk, retry.delay)
+            _enqueue_unless_the_broker_just_failed(row.pk, retry.delay)
         return False
     except Exception as error:
         logger.exception("outbox row %s (%s) failed", row.pk, row.kind)
@@ -104,7 +131,8 @@ def run(row_id: int) -> bool:
 
 
 def enqueue_due(limit: int = 500) -> int:
-    """Enqueue every row that is due and not claimed (or whose claim has lapsed)."""
+    """Enqueue every row that is due and not claimed (or whose claim has lapsed), and say
+    how many. The first row the broker refuses ends the sweep: the next one retries."""
     now = timezone.now()
     due = (
         Outbox.objects.filter(done_at=None, due_at__lte=now)
@@ -112,19 +140,23 @@ def enqueue_due(limit: int = 500) -> int:
         .order_by("due_at")
         .values_list("pk", flat=True)[:limit]
     )
-    ids = list(due)
-    for row_id in ids:
-        _enqueue(row_id)
-    return len(ids)
+    enqueued = 0
+    for row_id in due:
+        if not _enqueue(row_id):
+            break
+        enqueued += 1
+    return enqueued
 
 
 # Named explicitly: rows enqueued before the outbox moved out of games still find the task.
-@shared_task(name="games.tasks.run_outbox")
+# No result is stored: nobody reads it, and with Redis down the result backend's own
+# reconnection loop (20 tries a second apart) would hold the page that enqueues.
+@shared_task(name="games.tasks.run_outbox", ignore_result=True)
 def run_outbox_row(row_id: int) -> bool:
     return run(row_id)
 
 
-@shared_task(name="outbox.sweep")
+@shared_task(name="outbox.sweep", ignore_result=True)
 def sweep_outbox() -> int:
     """Run every minute by beat: re-enqueue rows that are due but were never run."""
     return enqueue_due()

@@ -1,33 +1,45 @@
-"""Running Celery for real in tests: a worker in its own process, and temporary changes to
-the configuration of the app the site uses."""
+"""Running Celery for real in tests: a worker in its own process, a Redis server of the
+test's own (which it may stop and start), and temporary changes to the configuration of the
+app the site uses."""
 
 import os
+import shutil
+import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+from django.db import connection
 from kombu import pools
 
 from hanabi_site.celery import app as celery_app
+from outbox import delivery
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @contextmanager
-def celery_worker(queue: str, **env_overrides: str | None) -> Iterator[subprocess.Popen]:
+def celery_worker(
+    queue: str, pool: str = "solo", **env_overrides: str | None
+) -> Iterator[subprocess.Popen]:
     """A real worker process consuming `queue`; env_overrides set (or, with None, remove)
-    environment variables, e.g. to point it at the test database or an SMTP server."""
+    environment variables, e.g. to point it at the test database or an SMTP server. With
+    pool="prefork" one child process runs the tasks, and the worker replaces it if it dies."""
     environment = {**os.environ, "DEBUG": "true"}
     for key, value in env_overrides.items():
         if value is None:
             environment.pop(key, None)
         else:
             environment[key] = value
-    quiet = "--pool=solo --loglevel=INFO --without-mingle --without-gossip --without-heartbeat"
+    quiet = "--loglevel=INFO --without-mingle --without-gossip --without-heartbeat"
+    pool_options = ["--pool=solo"] if pool == "solo" else [f"--pool={pool}", "--concurrency=1"]
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "hanabi_site", "worker", "--queues", queue]
+        + pool_options
         + quiet.split(),
         cwd=ROOT,
         env=environment,
@@ -57,8 +69,81 @@ def celery_config(**changes) -> Iterator[None]:
 
 
 def _forget_broker_connections() -> None:
-    # The app keeps pools of connections and producers for the broker it first reached;
-    # forget them so that the next task is sent to the broker configured now.
+    # The app keeps pools of connections and producers for the broker it first reached,
+    # and its result backend; forget them so that the next task is sent to the broker
+    # configured now. The outbox forgets that a broker failed a moment ago.
     pools.reset()
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
+    celery_app._backend_cache = None
+    celery_app._local.__dict__.pop("backend", None)
+    delivery.forget_broker_failure()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RedisServer:
+    """A redis-server of the test's own on a free port, which the test may stop and start
+    again on the same port (never the shared one that other tests use)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+            + ["--save", "", "--appendonly", "no", "--daemonize", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError as refused:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    message = f"redis-server did not start on port {self.port}"
+                    raise RuntimeError(message) from refused
+                time.sleep(0.02)
+
+    def stop(self) -> None:
+        """Killed, as a crash or a lost machine would stop it: connections are refused."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@contextmanager
+def redis_server() -> Iterator[RedisServer]:
+    """A running RedisServer, killed at the end."""
+    if not shutil.which("redis-server"):
+        if os.environ.get("CI"):
+            raise RuntimeError("redis-server is not installed")
+        pytest.skip("needs redis-server (apt install redis-server)")
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the worker")
+        time.sleep(0.1)
+
+
+def database_url_of_this_test() -> str:
+    """The URL of the (PostgreSQL) database this test runs on, for a worker to share it."""
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"

@@ -3,7 +3,8 @@
 Reads a game export (hanab.live JSON, as the site's download gives, or this engine's record)
 and prints the hindsight analysis of its deal as one JSON object: the paper's solitaire
 verdict and the best score of a team that sees every card, beside the score the game reached.
-Exit status 0 on success, 1 if the file is unreadable or malformed.
+Exit status 0 on success, 1 if the file is unreadable or malformed (an illegal action
+too), with one line on stderr saying why, whatever the file holds.
 """
 
 from __future__ import annotations
@@ -14,25 +15,25 @@ import sys
 from collections.abc import Sequence
 
 from games.engine import IllegalAction, replay
-from games.engine.gamefile import read_game
-from games.engine.hanablive import HanabLiveImportError
-from games.engine.record import RecordError
+from games.engine.gamefile import FILE_ERRORS, read_game_file
 
 from .deal import analyse
 
 
+def _fail(message: str) -> int:
+    # One line whatever the message holds (a file name may hold a newline).
+    print("error: " + " ".join(message.splitlines()), file=sys.stderr)
+    return 1
+
+
 def cmd_deck(path: str, time_limit: float) -> int:
     try:
-        with open(path, encoding="utf-8") as file:
-            game = read_game(json.load(file))
+        game = read_game_file(path)
         played = replay(game.options, game.deck, game.actions)
     except OSError as error:
-        print(f"error: cannot read {path}: {error.strerror}", file=sys.stderr)
-        return 1
-    except (ValueError, IllegalAction, HanabLiveImportError, RecordError) as error:
-        # ValueError covers malformed JSON, InvalidDeck and InvalidOptions.
-        print(f"error: {path}: {error}", file=sys.stderr)
-        return 1
+        return _fail(f"cannot read {path}: {error.strerror or error}")
+    except (*FILE_ERRORS, IllegalAction) as error:
+        return _fail(f"{path}: {error}")
     result = {
         "file": path,
         "options": game.options.to_dict(),

@@ -3,7 +3,7 @@
 replay: reads a hanab.live game JSON file (or this engine's own record) and prints one JSON
 line: score, max_score, end, turns. Exit status 0 if the file replays, 2 if an action in it is
 illegal (the message names the action's index and why), 1 if the file is unreadable or
-malformed.
+malformed; either error is one line on stderr, whatever the file holds.
 
 random: plays games of uniformly random legal actions and prints the score distribution and
 games per second.
@@ -17,40 +17,34 @@ import sys
 from collections.abc import Sequence
 
 from .actions import IllegalAction
-from .gamefile import read_game
+from .gamefile import FILE_ERRORS, read_game_file
 from .hanablive import HanabLiveImportError
 from .options import GameOptions, InvalidOptions
 from .randomplay import random_games
-from .record import RecordError
-from .state import InvalidDeck, rating_word, replay
+from .state import rating_word, replay
 
 EXIT_OK, EXIT_BAD_FILE, EXIT_ILLEGAL = 0, 1, 2
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    # One line whatever the message holds (a file name may hold a newline).
+    print("error: " + " ".join(message.splitlines()), file=sys.stderr)
     return status
 
 
 def cmd_replay(path: str) -> int:
     try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except OSError as error:
-        return _fail(f"cannot read {path}: {error.strerror}", EXIT_BAD_FILE)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        return _fail(f"{path} is not JSON: {error}", EXIT_BAD_FILE)
-
-    try:
-        game = read_game(data)
+        game = read_game_file(path)
         state = replay(game.options, game.deck, game.actions)
+    except OSError as error:
+        return _fail(f"cannot read {path}: {error.strerror or error}", EXIT_BAD_FILE)
     except HanabLiveImportError as error:
         status = EXIT_ILLEGAL if error.action_index is not None else EXIT_BAD_FILE
-        return _fail(str(error), status)
+        return _fail(f"{path}: {error}", status)
     except IllegalAction as error:
-        return _fail(str(error), EXIT_ILLEGAL)
-    except (RecordError, InvalidDeck, InvalidOptions) as error:
-        return _fail(str(error), EXIT_BAD_FILE)
+        return _fail(f"{path}: {error}", EXIT_ILLEGAL)
+    except FILE_ERRORS as error:
+        return _fail(f"{path}: {error}", EXIT_BAD_FILE)
 
     result = {
         "score": state.score,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import SUIT_INDEX, SUITS
+from .jsoninput import shown
 
 
 class IllegalAction(Exception):
@@ -31,7 +32,7 @@ class MalformedAction(IllegalAction):
 
 def _check_index(name: str, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise MalformedAction(f"{name} must be a non-negative integer, not {value!r}")
+        raise MalformedAction(f"{name} must be a non-negative integer, not {shown(value)}")
 
 
 class _Action:
@@ -65,10 +66,13 @@ class Clue(_Action):
         _check_index("a clue's target", target)
         if (colour is None) == (rank is None):
             raise MalformedAction("a clue names exactly one colour or one rank")
-        if colour is not None and colour not in SUIT_INDEX:
-            raise MalformedAction(f"{colour!r} is not a colour; the colours are {', '.join(SUITS)}")
-        if rank is not None and (isinstance(rank, bool) or rank not in (1, 2, 3, 4, 5)):
-            raise MalformedAction(f"a clue's rank must be 1 to 5, not {rank!r}")
+        if colour is not None and (not isinstance(colour, str) or colour not in SUIT_INDEX):
+            raise MalformedAction(
+                f"{shown(colour)} is not a colour; the colours are {', '.join(SUITS)}"
+            )
+        if rank is not None and (type(rank) is not int or rank not in (1, 2, 3, 4, 5)):
+            # type(), not isinstance: True and 1.0 equal 1 but are not ranks.
+            raise MalformedAction(f"a clue's rank must be 1 to 5, not {shown(rank)}")
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "colour", colour)
         object.__setattr__(self, "rank", rank)
@@ -154,7 +158,7 @@ def action_from_dict(data: object) -> Action:
         if type(card_id) is int and 0 <= card_id < len(PLAYS):
             return PLAYS[card_id] if kind == "play" else DISCARDS[card_id]
         return Play(card_id) if kind == "play" else Discard(card_id)
-    raise MalformedAction(f"an action's type must be clue, play or discard, not {kind!r}")
+    raise MalformedAction(f"an action's type must be clue, play or discard, not {shown(kind)}")
 
 
 def _cached(clue: Clue) -> Clue:
@@ -169,9 +173,9 @@ def _cached(clue: Clue) -> Clue:
 def _only_keys(data: dict, allowed: set[str]) -> None:
     if data.keys() <= allowed:
         return
-    extra = sorted(set(data) - allowed, key=str)
+    extra = sorted(map(shown, set(data) - allowed))
     if extra:
-        raise MalformedAction(f"unexpected field(s) in an action: {', '.join(map(str, extra))}")
+        raise MalformedAction(f"unexpected field(s) in an action: {', '.join(extra)}")
 
 
 def action_text(action: Action, names: Sequence[str] | None = None, seat: int | None = None) -> str:
@@ -182,9 +186,9 @@ def action_text(action: Action, names: Sequence[str] | None = None, seat: int | 
         value = action.colour if action.colour is not None else f"{action.rank}s"
         text = f"clues {_name(names, action.target)}: {value}"
     elif type(action) is Play:
-        text = f"plays card {action.card_id}"
+        text = f"plays card {shown(action.card_id)}"
     elif type(action) is Discard:
-        text = f"discards card {action.card_id}"
+        text = f"discards card {shown(action.card_id)}"
     else:
         return repr(action)
     return f"{who} {text}" if who else text
@@ -193,7 +197,7 @@ def action_text(action: Action, names: Sequence[str] | None = None, seat: int | 
 def _name(names: Sequence[str] | None, seat: int) -> str:
     if names is not None and 0 <= seat < len(names):
         return names[seat]
-    return f"player {seat + 1}"
+    return f"player {shown(seat + 1)}"
 
 
 # Every action a game can hold, made once: legal_actions() hands these out instead of

@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
+from .jsoninput import shown
+
 SUITS: tuple[str, ...] = ("red", "yellow", "green", "blue", "white", "multicolour")
 SUIT_LETTERS: tuple[str, ...] = ("R", "Y", "G", "B", "W", "M")
 SUIT_INDEX: dict[str, int] = {name: index for index, name in enumerate(SUITS)}
@@ -84,7 +86,7 @@ class Card(NamedTuple):
             letter, rank_text = text[:1].upper(), text[1:]
             suit = SUIT_LETTERS.index(letter) if letter in SUIT_LETTERS else None
         if suit is None or rank_text not in ("1", "2", "3", "4", "5"):
-            raise ValueError(f"not a card: {text!r} (write 'R3' or 'red 3')")
+            raise ValueError(f"not a card: {shown(text)} (write 'R3' or 'red 3')")
         return cls(suit, int(rank_text))
 
 

@@ -25,11 +25,13 @@ empty clues its ``emptyClues``. hanab.live has no fuse option: it always plays w
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .actions import Action, Clue, Discard, IllegalAction, Play, action_from_dict, action_text
 from .cards import Card
+from .jsoninput import shown
 from .options import GameOptions, InvalidOptions
 from .state import GameState, InvalidDeck, check_deck, new_game, replay
 
@@ -53,6 +55,9 @@ UNSUPPORTED_OPTIONS = {
     "oneLessCard": "one less card",
     "detrimentalCharacters": "detrimental characters",
 }
+MAX_NAME_LENGTH = 100  # hanab.live's own limit is far lower; this only keeps pages readable
+# Unicode categories refused in a name: control, surrogate, line and paragraph separators.
+UNSHOWABLE = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
 
 class ExportError(ValueError):
@@ -160,18 +165,15 @@ def from_hanablive(data: object) -> ImportedGame:
     Options present but false are fine; any option that changes the rules in a way this
     project does not play is refused. The actions are replayed under this project's rules:
     an illegal one is refused (with ``action_index`` set); actions after the game's end are
-    dropped and counted.
+    dropped and counted. Any document at all gets either a game or that error, whose
+    message is one line of reasonable length (bad values are quoted by ``shown``).
     """
     if not isinstance(data, dict):
         raise HanabLiveImportError("a hanab.live game is a JSON object")
     for key in ("players", "deck", "actions"):
         if key not in data:
             raise HanabLiveImportError(f'the game has no "{key}"')
-    names = data["players"]
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise HanabLiveImportError('"players" must be a list of names')
-    if not 2 <= len(names) <= 6:
-        raise HanabLiveImportError(f"this project plays with 2 to 6 players, not {len(names)}")
+    names = _import_names(data["players"])
     if data.get("characters"):
         raise HanabLiveImportError("detrimental characters are not played here")
 
@@ -204,34 +206,56 @@ def from_hanablive(data: object) -> ImportedGame:
     )
 
 
+def _import_names(raw: object) -> list[str]:
+    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
+        raise HanabLiveImportError('"players" must be a list of names')
+    if not 2 <= len(raw) <= 6:
+        raise HanabLiveImportError(f"this project plays with 2 to 6 players, not {len(raw)}")
+    for seat, name in enumerate(raw):
+        if not name or len(name) > MAX_NAME_LENGTH:
+            raise HanabLiveImportError(
+                f"player {seat}'s name must have 1 to {MAX_NAME_LENGTH} characters, not {len(name)}"
+            )
+        # A lone surrogate (JSON's "\ud800") cannot be encoded on a page, nor a NUL stored
+        # by PostgreSQL; a line break would split an error message in two.
+        if any(unicodedata.category(char) in UNSHOWABLE for char in name):
+            raise HanabLiveImportError(
+                f"player {seat}'s name {shown(name)} holds a character that cannot be shown "
+                "(a control character, a line break or a lone surrogate)"
+            )
+    return list(raw)
+
+
 def _import_options(raw: object, players: int) -> GameOptions:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise HanabLiveImportError('"options" must be a JSON object')
     variant = raw.get("variant", "No Variant")
-    if variant not in VARIANT_BY_NAME:
+    if not isinstance(variant, str) or variant not in VARIANT_BY_NAME:
         known = ", ".join(f'"{name}"' for name in VARIANT_NAMES.values())
-        raise HanabLiveImportError(f'the variant "{variant}" is not played here (only {known})')
+        raise HanabLiveImportError(
+            f"the variant {shown(variant)} is not played here (only {known})"
+        )
     for key, value in raw.items():
         if key in ("variant", "emptyClues", "allOrNothing") or key in NEUTRAL_OPTIONS:
             continue
         if key == "startingPlayer":
             if value is not None and (isinstance(value, bool) or value != 0):
                 raise HanabLiveImportError(
-                    f"startingPlayer {value!r} is not supported: here the first player listed "
-                    "moves first"
+                    f"startingPlayer {shown(value)} is not supported: here the first player "
+                    "listed moves first"
                 )
             continue
         if not value:
             continue  # present but off (false, 0, empty)
-        label = UNSUPPORTED_OPTIONS.get(key, f'the option "{key}"')
-        raise HanabLiveImportError(f"{label} ({key}: {value!r}) is not played here")
+        label = UNSUPPORTED_OPTIONS.get(key, f"the option {shown(key)}")
+        raise HanabLiveImportError(f"{label} ({shown(key)}: {shown(value)}) is not played here")
     flags = {}
     for key in ("emptyClues", "allOrNothing"):
         value = raw.get(key, False)
         if not isinstance(value, bool):
-            raise HanabLiveImportError(f'"{key}" must be true or false, not {value!r}')
+            raise HanabLiveImportError(f'"{key}" must be true or false, not {shown(value)}')
         flags[key] = value
     try:
         return GameOptions(
@@ -259,13 +283,13 @@ def _import_deck(raw: object, options: GameOptions) -> list[Card]:
             or not _is_int(item.get("rank"))
         ):
             raise HanabLiveImportError(
-                f'deck card {position} must be {{"suitIndex": int, "rank": int}}, not {item!r}'
+                f'deck card {position} must be {{"suitIndex": int, "rank": int}}, not {shown(item)}'
             )
         suit, rank = item["suitIndex"], item["rank"]
         if not 0 <= suit < options.num_suits or rank not in (1, 2, 3, 4, 5):
             raise HanabLiveImportError(
-                f"deck card {position} (suitIndex {suit}, rank {rank}) does not exist in "
-                f'"{VARIANT_NAMES[options.multicolour]}"'
+                f"deck card {position} (suitIndex {shown(suit)}, rank {shown(rank)}) does not "
+                f'exist in "{VARIANT_NAMES[options.multicolour]}"'
             )
         cards.append(Card(suit, rank))
     try:
@@ -301,30 +325,33 @@ def _import_actions(
         elif kind in (ACTION_PLAY, ACTION_DISCARD):
             if not 0 <= target < deck_size:
                 raise HanabLiveImportError(
-                    f"action {index} names card {target}; the deck has cards 0 to {deck_size - 1}"
+                    f"action {index} names card {shown(target)}; the deck has cards 0 to "
+                    f"{deck_size - 1}"
                 )
             actions.append(Play(target) if kind == ACTION_PLAY else Discard(target))
         elif kind in (ACTION_COLOUR_CLUE, ACTION_RANK_CLUE):
             if not 0 <= target < options.players:
                 raise HanabLiveImportError(
-                    f"action {index} clues player {target}; the players are 0 to "
+                    f"action {index} clues player {shown(target)}; the players are 0 to "
                     f"{options.players - 1}"
                 )
             if kind == ACTION_COLOUR_CLUE:
                 if not 0 <= value < len(colours):
                     raise HanabLiveImportError(
-                        f"action {index} clues colour {value}; "
+                        f"action {index} clues colour {shown(value)}; "
                         f'"{VARIANT_NAMES[options.multicolour]}" has colours 0 to '
                         f"{len(colours) - 1}"
                     )
                 actions.append(Clue(target, colour=colours[value]))
             else:
                 if value not in (1, 2, 3, 4, 5):
-                    raise HanabLiveImportError(f"action {index} clues rank {value}; ranks are 1-5")
+                    raise HanabLiveImportError(
+                        f"action {index} clues rank {shown(value)}; ranks are 1-5"
+                    )
                 actions.append(Clue(target, rank=value))
         else:
             raise HanabLiveImportError(
-                f"action {index} has type {kind}; the types are 0 play, 1 discard, "
+                f"action {index} has type {shown(kind)}; the types are 0 play, 1 discard, "
                 "2 colour clue, 3 rank clue, 4 game over"
             )
     return actions, end_marker

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import MULTICOLOUR, SUIT_LETTERS, SUITS, copies_per_identity
+from .jsoninput import shown
 
 MULTICOLOUR_VARIANTS: dict[int, str] = {
     0: "no multicolour",
@@ -24,12 +25,12 @@ class InvalidOptions(ValueError):
 
 def _check_int(name: str, value: object, allowed: range | tuple[int, ...], meaning: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-        raise InvalidOptions(f"{name} must be {meaning}, not {value!r}")
+        raise InvalidOptions(f"{name} must be {meaning}, not {shown(value)}")
 
 
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise InvalidOptions(f"{name} must be true or false, not {value!r}")
+        raise InvalidOptions(f"{name} must be true or false, not {shown(value)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +141,9 @@ class GameOptions:
         if not isinstance(data, dict):
             raise InvalidOptions(f"options must be a JSON object, not {type(data).__name__}")
         known = ("players", "multicolour", "until_perfect", "fuses", "empty_clues")
-        unknown = sorted(set(data) - set(known))
+        unknown = sorted(map(shown, set(data) - set(known)))
         if unknown:
-            raise InvalidOptions(f"unknown option(s): {', '.join(map(str, unknown))}")
+            raise InvalidOptions(f"unknown option(s): {', '.join(unknown)}")
         if "players" not in data:
             raise InvalidOptions("players is missing")
         return cls(**{key: data[key] for key in known if key in data})

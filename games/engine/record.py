@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .actions import Action, IllegalAction, action_from_dict, action_to_dict
 from .cards import Card
+from .jsoninput import shown
 from .options import GameOptions, InvalidOptions
 from .state import GameState, InvalidDeck, check_deck, replay
 
@@ -63,7 +64,7 @@ def from_record(data: object) -> GameRecord:
     deck = None
     if seed is not None:
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RecordError(f"the seed must be an integer, not {seed!r}")
+            raise RecordError(f"the seed must be an integer, not {shown(seed)}")
     else:
         raw = data.get("deck")
         if not isinstance(raw, list) or not all(isinstance(code, str) for code in raw):

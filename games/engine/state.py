@@ -41,6 +41,7 @@ from .cards import (
     Card,
     copies_per_identity,
 )
+from .jsoninput import shown
 from .options import MAX_CLUE_TOKENS, GameOptions
 from .rules import (
     LOSING_ENDS,
@@ -492,7 +493,7 @@ class GameState:
         target = action.target
         if not may_clue_player(seat, target, self.players):
             if target >= self.players:
-                raise IllegalAction(f"there is no player {target + 1} in this game")
+                raise IllegalAction(f"there is no player {shown(target + 1)} in this game")
             raise IllegalAction("a player cannot clue themselves")
         touch = self._clue_touch.get((action.colour, action.rank))
         if touch is None:
@@ -532,7 +533,7 @@ class GameState:
         seat = self.turn % self.players
         hand = self._hands[seat]
         if not holds_card(hand, cid):
-            raise IllegalAction(f"card {cid} is not in your hand")
+            raise IllegalAction(f"card {shown(cid)} is not in your hand")
         if not is_play and not may_discard(self.clue_tokens):
             raise IllegalAction(
                 f"all {MAX_CLUE_TOKENS} clue tokens are available, so nobody may discard"

@@ -1,6 +1,7 @@
 """The table's chat: players write when the game's chat policy allows it."""
 
 from accounts.models import User
+from games import limits
 from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, Game
 
@@ -19,4 +20,5 @@ def post_message(game_id: int, user: User, text: str) -> ChatMessage:
         raise NotAllowed("Only the players of a game can write in its chat.")
     if not game.chat_open():
         raise GameError("This table keeps quiet during play: the chat opens when the game ends.")
+    limits.CHAT_MESSAGES.check(ChatMessage.objects.filter(author=user))
     return ChatMessage.objects.create(game=game, author=user, text=text)

@@ -4,6 +4,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import limits
 from games.engine import GameOptions, seating_order
 from games.errors import GameError, NotAllowed
 from games.models import ChatPolicy, Game, Invitation, Seat, TimeoutPolicy
@@ -153,6 +154,7 @@ def invite_by_email(game_id: int, inviter: User, email: str) -> Invitation:
             raise NotAllowed("Only a player at this table can invite others.")
         if not game.is_open():
             raise GameError(f"{too_late(game)}.")
+        limits.INVITATIONS.check(Invitation.objects.filter(invited_by=inviter))
         try:
             with transaction.atomic():
                 invitation = Invitation.objects.create(game=game, email=email, invited_by=inviter)

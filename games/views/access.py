@@ -2,9 +2,9 @@
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 
-from games.errors import GameError, NotAllowed
+from games.errors import GameError, NotAllowed, TooMany
 from games.models import Game, Seat
 
 
@@ -30,6 +30,8 @@ def run_service(
     the game (or home, for someone without a seat there: a player who just left)."""
     try:
         service(game_id, request.user, *args)
+    except TooMany as error:
+        return too_many(request, error, game_id)
     except NotAllowed as error:
         messages.error(request, str(error))
         return redirect("home")
@@ -41,3 +43,9 @@ def run_service(
     if not Seat.objects.filter(game_id=game_id, user=request.user).exists():
         return redirect("home")
     return redirect("games:detail", game_id)
+
+
+def too_many(request: HttpRequest, error: TooMany, game_id: int) -> HttpResponse:
+    """A request over a limit (games/limits.py): nothing was done; say so, with HTTP 429."""
+    context = {"message": str(error), "game_id": game_id}
+    return render(request, "games/too_many.html", context, status=429)

@@ -8,11 +8,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.errors import GameError
+from games.errors import GameError, TooMany
 from games.forms import InviteForm, NewGameForm
 from games.models import Game, Seat
 from games.services import lobby
-from games.views.access import run_service
+from games.views.access import run_service, too_many
 from games.views.chat import chat_context
 
 
@@ -172,6 +172,8 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
     email = form.cleaned_data["email"]
     try:
         lobby.invite_by_email(game_id, request.user, email)
+    except TooMany as error:
+        return too_many(request, error, game_id)
     except GameError as error:
         messages.error(request, str(error))
     else:

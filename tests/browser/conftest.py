@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from tests.conftest import CHROMIUM
 
@@ -38,6 +38,38 @@ def browser() -> Iterator[Browser]:
         )
         yield browser
         browser.close()
+
+
+def csp_violations_of(context: BrowserContext, found: list[str]) -> None:
+    """Collect what the browser refuses under the Content-Security-Policy (an inline script
+    or style, a foreign source): it says so in the console."""
+
+    def note(message) -> None:
+        if "Content Security Policy" in message.text:
+            found.append(f"{message.location.get('url', '')}: {message.text}")
+
+    context.on("console", note)
+
+
+@pytest.fixture(autouse=True)
+def no_content_security_policy_violations(request, monkeypatch) -> Iterator[None]:
+    """Every page every browser test opens keeps to the site's Content-Security-Policy: the
+    test fails if the browser refused anything (contexts made by the tests themselves too)."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    found: list[str] = []
+    new_context = browser.new_context
+
+    def watched_context(*args, **kwargs) -> BrowserContext:
+        context = new_context(*args, **kwargs)
+        csp_violations_of(context, found)
+        return context
+
+    monkeypatch.setattr(browser, "new_context", watched_context)
+    yield
+    assert found == [], "the browser refused what the Content-Security-Policy forbids"
 
 
 @pytest.fixture

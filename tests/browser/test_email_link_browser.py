@@ -1,4 +1,5 @@
-"""A player who is not logged in follows the link in their turn email and moves."""
+"""A player who is not logged in follows the link in their turn email and moves; the link
+opens that game only, not the account."""
 
 import re
 
@@ -11,7 +12,7 @@ from tests.games.conftest import current_user, start_game
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_turn_email_link_opens_the_game_logged_in_and_the_move_is_made(
+def test_the_turn_email_link_opens_the_game_and_the_move_is_made_but_not_the_account(
     live_server, page: Page, settings, mailoutbox, alice, bob
 ):
     settings.SITE_URL = live_server.url
@@ -19,7 +20,7 @@ def test_the_turn_email_link_opens_the_game_logged_in_and_the_move_is_made(
     game = start_game(alice, bob, turn_time_limit=24)
     mover = current_user(game)
     (email,) = [m for m in mailoutbox if m.to == [mover.email]]
-    link = re.search(r"(http://\S+/accounts/link/\S+)", email.body).group(1)
+    link = re.search(r"(http://\S+/accounts/open/\S+)", email.body).group(1)
     assert link.startswith(live_server.url)
 
     page.goto(link)
@@ -34,3 +35,13 @@ def test_the_turn_email_link_opens_the_game_logged_in_and_the_move_is_made(
     # The other player is emailed in turn.
     other = current_user(game)
     assert any(m.to == [other.email] for m in mailoutbox)
+
+    # The header names the player, but their profile asks for a real login.
+    page.get_by_role("link", name=mover.display_name).click()
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/accounts/profile/$"))
+    expect(page.get_by_role("button", name="Log in")).to_be_visible()
+
+    # The same link again (the email clicked twice) opens the game again.
+    page.goto(link)
+    expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".status-line")).to_contain_text("Waiting for")

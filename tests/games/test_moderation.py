@@ -2,10 +2,10 @@
 to the audit log, and shows in the game's history. Staff who are not moderators cannot."""
 
 import pytest
+from accounts.links import login_url
 from django.conf import settings
 from django.test import Client
 
-from accounts.links import login_url
 from games.engine import GameOptions
 from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, ChatPolicy, Game, Seat
@@ -124,16 +124,16 @@ def test_staff_who_are_not_moderators_cannot_moderate(client, plain_staff, alice
         ("abort", {}),
     ]:
         assert f'<option value="{action}">' not in client.get("/admin/games/game/").content.decode()
-        assert admin_action(client, "game", action, game.pk, reason, **fields).status_code == 200
-    for model, pk, action in [
-        ("chatmessage", message.pk, "hide"),
-        ("report", report.pk, "resolve"),
+        assert admin_action(client, "game", action, game.pk).status_code == 403
+        assert admin_action(client, "game", action, game.pk, reason, **fields).status_code == 403
+    for url, pk, action in [
+        ("/admin/games/chatmessage/", message.pk, "hide"),
+        ("/admin/moderation/report/", report.pk, "resolve"),
     ]:
-        assert (
-            f'<option value="{action}">'
-            not in client.get(f"/admin/games/{model}/").content.decode()
-        )
-        assert admin_action(client, model, action, pk, reason).status_code == 200
+        page = client.get(url)
+        assert page.status_code == 200 and f'<option value="{action}">' not in page.content.decode()
+        model = url.split("/")[-2]
+        assert admin_action(client, model, action, pk, reason).status_code == 403
     assert Game.objects.filter(pk=game.pk).values().get() == before
     assert list(Seat.objects.filter(game=game).values()) == seats_before
     assert ChatMessage.objects.get(pk=message.pk).hidden_at is None
@@ -206,7 +206,7 @@ def test_a_suspended_user_is_locked_out_and_their_seats_handed_on(
 
 def test_plain_staff_cannot_suspend(client, plain_staff, bob):
     client.force_login(plain_staff)
-    client.post(
+    refused = client.post(
         "/admin/accounts/user/",
         {
             "action": "suspend",
@@ -216,6 +216,7 @@ def test_plain_staff_cannot_suspend(client, plain_staff, bob):
             "days": 7,
         },
     )
+    assert refused.status_code == 403
     bob.refresh_from_db()
     assert not bob.is_suspended()
     with pytest.raises(NotAllowed):

@@ -1,32 +1,20 @@
 """The whole way, for real: a move commits, its task goes through Redis to a Celery worker
 in another process, and the worker emails the next player through an SMTP server."""
 
-import time
 import uuid
-from collections.abc import Callable
 
 import pytest
-from django.db import connection
 
 from games.engine import action_to_dict
 from games.services import play
-from tests.celery_helpers import celery_config, celery_worker
+from tests.celery_helpers import (
+    celery_config,
+    celery_worker,
+    database_url_of_this_test,
+    wait_for,
+)
 from tests.games.conftest import current_user, play_to_the_end, start_game
 from tests.notifications.conftest import LocalSMTPServer
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the worker")
-        time.sleep(0.2)
-
-
-def database_url_of_this_test() -> str:
-    """The URL of the database this test runs on, for the worker to use the same data."""
-    db = connection.settings_dict
-    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @pytest.mark.postgres

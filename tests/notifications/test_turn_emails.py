@@ -35,7 +35,7 @@ def first_clue(game: Game) -> dict:
     return action_to_dict(next(a for a in state.legal_actions() if type(a).__name__ == "Clue"))
 
 
-def test_the_player_to_move_gets_one_email_with_the_table_and_a_login_link(
+def test_the_player_to_move_gets_one_email_with_the_table_and_a_link_to_the_game(
     client, alice, bob, mailoutbox
 ):
     game = start_game(alice, bob)
@@ -59,10 +59,21 @@ def test_the_player_to_move_gets_one_email_with_the_table_and_a_login_link(
     own_line = next(line for line in message.body.splitlines() if line.startswith("Your hand"))
     assert not re.search(r"\b[RYGBWM][1-5]\b", own_line)
 
-    link = re.search(r"(http://\S+/accounts/link/\S+)", message.body).group(1)
+    link = re.search(r"(http://\S+/accounts/open/\S+)", message.body).group(1)
+    assert f'href="{link}"' in html
+    assert "for a week" in message.body and "does not log you in" in html
     response = client.get(link.replace("http://127.0.0.1:8000", ""), follow=True)
     assert response.redirect_chain[-1][0] == f"/games/{game.pk}/"
     assert "It is your turn" in response.content.decode()
+    assert_opens_only_the_game(client, mover)
+
+
+def assert_opens_only_the_game(client, user: User) -> None:
+    """The link left a pass for the game, not a login: the account is out of reach."""
+    assert "_auth_user_id" not in client.session
+    for path in ("/accounts/profile/", "/accounts/password/change/"):
+        response = client.get(path)
+        assert response.status_code == 302 and response.url.startswith("/accounts/login/"), path
 
 
 def test_the_email_tells_what_happened_since_my_last_turn(alice, bob, mailoutbox):
@@ -148,12 +159,16 @@ def test_everyone_gets_the_game_over_email_once_with_score_and_replay_link(
     message = over[0]
     assert f"{game.score} / 25" in message.subject
     assert "Final score:" in message.body
-    link = re.search(r"(http://\S+/accounts/link/\S+)", message.body).group(1)
-    response = client.get(urlparse(link).path + "?" + urlparse(link).query, follow=True)
+    link = re.search(r"(http://\S+/accounts/open/\S+)", message.body).group(1)
+    response = client.get(urlparse(link).path, follow=True)
     assert response.redirect_chain[-1][0] == f"/games/{game.pk}/replay/{game.turn}/"
+    assert response.status_code == 200
+    assert_opens_only_the_game(client, User.objects.get(email=message.to[0]))
 
 
-def test_the_daily_digest_lists_the_games_waiting_on_me_once_a_day(alice, bob, carol, mailoutbox):
+def test_the_daily_digest_lists_the_games_waiting_on_me_once_a_day(
+    client, alice, bob, carol, mailoutbox
+):
     User.objects.filter(pk__in=[alice.pk, bob.pk, carol.pk]).update(notify=User.Notify.DAILY_DIGEST)
     game = start_game(alice, bob)
     run_due(Outbox.Kind.YOUR_TURN)
@@ -163,7 +178,23 @@ def test_the_daily_digest_lists_the_games_waiting_on_me_once_a_day(alice, bob, c
     run_due(Outbox.Kind.DIGEST)
     (digest,) = mailoutbox  # carol has no game waiting: no email
     assert digest.to == [current_user(game).email]
-    assert f"Game {game.pk}" in digest.body and "/accounts/link/" in digest.body
+    assert f"Game {game.pk}" in digest.body
+    link = re.search(r"(http://\S+/accounts/open/\S+)", digest.body).group(1)
+    response = client.get(urlparse(link).path, follow=True)
+    assert response.redirect_chain[-1][0] == f"/games/{game.pk}/"
+    assert_opens_only_the_game(client, current_user(game))
+
+
+def test_the_reminder_links_to_the_game_only(client, alice, bob, mailoutbox):
+    game = start_game(alice, bob, turn_time_limit=24)
+    Outbox.objects.filter(kind=Outbox.Kind.REMINDER).update(due_at=timezone.now())
+    run_due(Outbox.Kind.REMINDER)
+    (message,) = mailoutbox
+    link = re.search(r"(http://\S+/accounts/open/\S+)", message.body).group(1)
+    assert f'href="{link}"' in html_body(message)
+    response = client.get(urlparse(link).path, follow=True)
+    assert response.redirect_chain[-1][0] == f"/games/{game.pk}/"
+    assert_opens_only_the_game(client, current_user(game))
 
 
 def test_an_invitation_to_a_member_carries_the_unsubscribe_headers(alice, bob, mailoutbox):
@@ -177,3 +208,28 @@ def test_an_invitation_to_a_member_carries_the_unsubscribe_headers(alice, bob, m
     assert "List-Unsubscribe" not in to_stranger.extra_headers
     assert "Without an account" in to_stranger.body
     assert f"/games/{game.pk}/join/{game.invite_code}/" in to_stranger.body
+
+
+def test_no_game_email_goes_to_an_address_its_owner_has_not_confirmed(alice, mailoutbox):
+    """Someone who signs up with another person's address (never confirmed) must not fill
+    that inbox: no turn email, and an invitation to the address reads as to a stranger."""
+    from allauth.account.models import EmailAddress
+
+    from tests.conftest import make_user
+
+    unconfirmed = make_user("dora", verified=False)
+    game = start_game(alice, unconfirmed)
+
+    def move_until_it_is(user) -> None:
+        while current_user(game) != user:
+            play.submit_action(game.pk, current_user(game), first_clue(game), game.turn)
+
+    move_until_it_is(unconfirmed)
+    run_due(Outbox.Kind.YOUR_TURN)
+    assert unconfirmed.email not in [to for m in mailoutbox for to in m.to]
+
+    EmailAddress.objects.filter(user=unconfirmed).update(verified=True)
+    play.submit_action(game.pk, unconfirmed, first_clue(game), game.turn)
+    move_until_it_is(unconfirmed)
+    run_due(Outbox.Kind.YOUR_TURN)
+    assert [m.to for m in mailoutbox].count([unconfirmed.email]) == 1
