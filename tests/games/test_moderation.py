@@ -2,10 +2,10 @@
 to the audit log, and shows in the game's history. Staff who are not moderators cannot."""
 
 import pytest
-from accounts.links import login_url
 from django.conf import settings
 from django.test import Client
 
+from accounts.scoped import PASSES, scoped_url
 from games.engine import GameOptions
 from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, ChatPolicy, Game, Seat
@@ -190,10 +190,10 @@ def test_a_suspended_user_is_locked_out_and_their_seats_handed_on(
     # Locked out: the open session is gone, and neither a password nor a link logs in.
     assert "Log in" in bob_client.get("/").content.decode()
     assert not Client().login(email=bob.email, password=PASSWORD)
-    link = login_url(bob, "/", 3600)
+    link = scoped_url(bob, f"/games/{playing.pk}/")
     stranger = Client()
     stranger.get(link.removeprefix(settings.SITE_URL))
-    assert "_auth_user_id" not in stranger.session
+    assert "_auth_user_id" not in stranger.session and PASSES not in stranger.session
     assert Seat.objects.get(game=playing, user=bob).is_bot
     assert Game.objects.get(pk=waiting_own.pk).status == Game.Status.ABORTED
     assert not Seat.objects.filter(game=waiting_other, user=bob).exists()
