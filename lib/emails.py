@@ -2,11 +2,58 @@
 
 An email of kind "games/invitation" is made of templates/emails/games/invitation/
 subject.txt, body.txt and body.html, all rendered with the same context.
+
+A caller that must know what happened to a message (the outbox, which sends each of its
+rows' emails once) wraps the call in `sending(OutgoingEmail(...))`: the message then carries
+the Message-ID it was given, and the caller hears just before the message goes and as soon
+as the server has accepted it. Handlers call send_email as usual and never see it.
 """
 
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
+
+logger = logging.getLogger(__name__)
+
+# Each step of an SMTP conversation (connect, each command, the reply to the message) gives
+# up after this long unless EMAIL_TIMEOUT says otherwise: a stuck server must not hold a
+# worker past the outbox's lease, after which the row would be sent again.
+SMTP_TIMEOUT_SECONDS = 30
+
+
+def _nothing() -> None:
+    pass
+
+
+@dataclass
+class OutgoingEmail:
+    """The one email a caller is about to send, as the caller wants it sent."""
+
+    message_id: str  # "<…@…>": the same for every attempt, so a resend is the same message
+    # Called with the connection open, just before the message goes; raising stops it.
+    on_send: Callable[[], None] = _nothing
+    # Called the moment the server has accepted the message, before anything else.
+    on_accepted: Callable[[], None] = _nothing
+    sent: bool = False
+
+
+_outgoing: ContextVar[OutgoingEmail | None] = ContextVar("outgoing_email", default=None)
+
+
+@contextmanager
+def sending(outgoing: OutgoingEmail) -> Iterator[OutgoingEmail]:
+    """Inside, send_email sends (at most) this one email."""
+    token = _outgoing.set(outgoing)
+    try:
+        yield outgoing
+    finally:
+        _outgoing.reset(token)
 
 
 def render_email(kind: str, context: dict) -> tuple[str, str, str]:
@@ -19,8 +66,45 @@ def render_email(kind: str, context: dict) -> tuple[str, str, str]:
     return subject, text, html
 
 
-def send_email(kind: str, to: str, context: dict, headers: dict | None = None) -> None:
+def send_email(
+    kind: str,
+    to: str,
+    context: dict,
+    headers: dict | None = None,
+    message_id: str | None = None,
+) -> None:
+    """Render and send one email. Its Message-ID is `message_id`, else the one `sending()`
+    gave, else a fresh one. Raises if the server refuses it (the outbox retries later)."""
+    outgoing = _outgoing.get()
+    if outgoing is not None and outgoing.sent:
+        # The outbox marks its row sent when this email is accepted: a second email would
+        # be lost if the worker died before it.
+        raise RuntimeError(f"one email per outbox row: {outgoing.message_id} is sent already")
+    headers = dict(headers or {})
+    message_id = message_id or (outgoing.message_id if outgoing else None)
+    if message_id:
+        headers["Message-ID"] = message_id
     subject, text, html = render_email(kind, context)
-    message = EmailMultiAlternatives(subject, text, to=[to], headers=headers or {})
+    connection = get_connection(timeout=settings.EMAIL_TIMEOUT or SMTP_TIMEOUT_SECONDS)
+    message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, connection=connection)
     message.attach_alternative(html, "text/html")
-    message.send()
+    # The connection is opened here and closed after the acceptance is recorded, so that
+    # the reply to QUIT (or a server that never gives one) is not part of the send.
+    connection.open()
+    try:
+        if outgoing is not None:
+            outgoing.on_send()
+        message.send()
+        if outgoing is not None:
+            outgoing.sent = True
+            outgoing.on_accepted()
+    finally:
+        _close(connection)
+
+
+def _close(connection) -> None:
+    try:
+        connection.close()
+    except Exception:
+        # Sent or not, the answer is known already: a failed goodbye changes nothing.
+        logger.warning("could not close the SMTP connection", exc_info=True)

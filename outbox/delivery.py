@@ -5,23 +5,32 @@ transaction commits. `run()` claims a row, does the work, and marks it done; a r
 work fails goes back to waiting with a later due time. The beat sweep calls
 `enqueue_due()`, which re-enqueues rows that are due and unclaimed (the broker was down at
 commit time, a worker died mid-task), so nothing is lost.
+
+An email row is sent at most once per claim, and marked done the moment the SMTP server
+accepts it: a worker killed before that point leaves the row to be sent again after the
+lease, with the same Message-ID (`Outbox.message_id`), so that the rare message the server
+took just before the worker died is recognisably the same one (see README, "Nothing lost,
+nothing twice").
 """
 
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from lib.emails import OutgoingEmail, sending
 from outbox.models import Outbox
 from outbox.registry import Retry, handler_for
 
 logger = logging.getLogger(__name__)
 
-# A claimed row whose worker vanished is retried after this long.
+# A claimed row whose worker vanished is retried after this long. An email's claim is
+# renewed when its SMTP conversation starts, which cannot outlast it (lib.emails gives each
+# step SMTP_TIMEOUT_SECONDS), so a live worker is never overtaken mid-send.
 CLAIM_LEASE = timedelta(minutes=10)
 MAX_ATTEMPTS = 8
 
@@ -97,36 +106,79 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(seconds=min(30 * 2 ** max(attempts - 1, 0), 3600))
 
 
+class ClaimLost(Exception):
+    """Another worker took the row over (this one outlived its lease): do not send."""
+
+
+def _claimable(now: datetime) -> Q:
+    return Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_LEASE)
+
+
+class _Claim:
+    """This worker's hold on a row: every change it makes is conditional on still holding
+    it (the row's claimed_at is the one it wrote), except recording a sent email."""
+
+    def __init__(self, row: Outbox, claimed_at: datetime) -> None:
+        self.row = row
+        self.claimed_at = claimed_at
+
+    def _mine(self):
+        return Outbox.objects.filter(pk=self.row.pk, claimed_at=self.claimed_at, done_at=None)
+
+    def renew(self) -> None:
+        """Just before an email goes: a full lease for the send, or ClaimLost."""
+        now = timezone.now()
+        if not self._mine().update(claimed_at=now):
+            raise ClaimLost(self.row.pk)
+        self.claimed_at = now
+
+    def record_sent(self) -> None:
+        """The server has the message: done, whoever holds the row now, before anything
+        else can fail (outside any transaction: Celery runs run() in autocommit)."""
+        Outbox.objects.filter(pk=self.row.pk, done_at=None).update(
+            done_at=timezone.now(), last_error=""
+        )
+
+    def release(self, **changes) -> None:
+        self._mine().update(claimed_at=None, **changes)
+
+    def outgoing_email(self) -> OutgoingEmail:
+        return OutgoingEmail(
+            self.row.message_id(), on_send=self.renew, on_accepted=self.record_sent
+        )
+
+
 def run(row_id: int) -> bool:
     """Claim and carry out one row. False if it was not ours to run (done, claimed, not due)."""
     now = timezone.now()
-    claimable = Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_LEASE)
-    claimed = Outbox.objects.filter(claimable, pk=row_id, done_at=None, due_at__lte=now).update(
-        claimed_at=now, attempts=F("attempts") + 1
-    )
+    claimed = Outbox.objects.filter(
+        _claimable(now), pk=row_id, done_at=None, due_at__lte=now
+    ).update(claimed_at=now, attempts=F("attempts") + 1)
     if not claimed:
         return False
     row = Outbox.objects.get(pk=row_id)
+    claim = _Claim(row, now)
     try:
-        handler_for(row.kind)(row)
+        with sending(claim.outgoing_email()):
+            handler_for(row.kind)(row)
+    except ClaimLost:
+        logger.warning("outbox row %s (%s) was taken over by another worker", row.pk, row.kind)
+        return False
     except Retry as retry:
-        Outbox.objects.filter(pk=row.pk).update(
-            claimed_at=None, due_at=now + retry.delay, attempts=F("attempts") - 1
-        )
+        claim.release(due_at=now + retry.delay, attempts=F("attempts") - 1)
         if retry.delay <= SHORT_DELAY:
             _enqueue_unless_the_broker_just_failed(row.pk, retry.delay)
         return False
     except Exception as error:
         logger.exception("outbox row %s (%s) failed", row.pk, row.kind)
         give_up = row.attempts >= MAX_ATTEMPTS
-        Outbox.objects.filter(pk=row.pk).update(
-            claimed_at=None,
+        claim.release(
             due_at=now + backoff(row.attempts),
             last_error=f"{type(error).__name__}: {error}",
             done_at=now if give_up else None,
         )
         return False
-    Outbox.objects.filter(pk=row.pk).update(done_at=timezone.now(), last_error="")
+    Outbox.objects.filter(pk=row.pk, done_at=None).update(done_at=timezone.now(), last_error="")
     return True
 
 
@@ -135,8 +187,7 @@ def enqueue_due(limit: int = 500) -> int:
     how many. The first row the broker refuses ends the sweep: the next one retries."""
     now = timezone.now()
     due = (
-        Outbox.objects.filter(done_at=None, due_at__lte=now)
-        .filter(Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_LEASE))
+        Outbox.objects.filter(_claimable(now), done_at=None, due_at__lte=now)
         .order_by("due_at")
         .values_list("pk", flat=True)[:limit]
     )

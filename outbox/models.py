@@ -1,6 +1,9 @@
 """The outbox: one row per side effect (an email, a bot's move, an analysis), written in the
 same transaction as the change that causes it."""
 
+from urllib.parse import urlsplit
+
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -55,3 +58,10 @@ class Outbox(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk}"
+
+    def message_id(self) -> str:
+        """The Message-ID of this row's email, the same at every attempt: a message sent
+        again after a crash is recognisably the one already received. The creation time
+        keeps it unique when a database is recreated and its ids start again."""
+        domain = getattr(settings, "MAIL_DOMAIN", "") or urlsplit(settings.SITE_URL).hostname
+        return f"<outbox-{self.pk}-{self.kind}-{self.created_at:%Y%m%d%H%M%S%f}@{domain}>"

@@ -24,11 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @contextmanager
 def celery_worker(
-    queue: str, pool: str = "solo", **env_overrides: str | None
+    queue: str, pool: str = "solo", concurrency: int = 1, **env_overrides: str | None
 ) -> Iterator[subprocess.Popen]:
     """A real worker process consuming `queue`; env_overrides set (or, with None, remove)
     environment variables, e.g. to point it at the test database or an SMTP server. With
-    pool="prefork" one child process runs the tasks, and the worker replaces it if it dies."""
+    pool="prefork", `concurrency` child processes run the tasks, and the worker replaces
+    one that dies (within 5 s: billiard's upkeep interval)."""
     environment = {**os.environ, "DEBUG": "true"}
     for key, value in env_overrides.items():
         if value is None:
@@ -36,7 +37,7 @@ def celery_worker(
         else:
             environment[key] = value
     quiet = "--loglevel=INFO --without-mingle --without-gossip --without-heartbeat"
-    pool_options = ["--pool=solo"] if pool == "solo" else [f"--pool={pool}", "--concurrency=1"]
+    pool_options = [f"--pool={pool}"] + ([] if pool == "solo" else [f"--concurrency={concurrency}"])
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "hanabi_site", "worker", "--queues", queue]
         + pool_options
@@ -147,3 +148,40 @@ def database_url_of_this_test() -> str:
     """The URL of the (PostgreSQL) database this test runs on, for a worker to share it."""
     db = connection.settings_dict
     return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def child_processes(parent: subprocess.Popen) -> list[int]:
+    """The pids of a process's children: a prefork worker's pool processes."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # "pid (command) state ppid …": the command may hold spaces and parentheses.
+            state_and_more = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(state_and_more[1]) == parent.pid:
+            children.append(int(stat.parent.name))
+    return children
+
+
+def process_connected_from(port: int, to_port: int, candidates: list[int]) -> int:
+    """Which of the candidate processes holds the TCP connection from local `port` to
+    `to_port` on 127.0.0.1 (found through /proc/net/tcp and each process's descriptors)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, inode = fields[1], fields[2], fields[9]
+        if int(local.split(":")[1], 16) == port and int(remote.split(":")[1], 16) == to_port:
+            inodes.add(f"socket:[{inode}]")
+    for pid in candidates:
+        try:
+            descriptors = list(Path(f"/proc/{pid}/fd").iterdir())
+        except OSError:
+            continue
+        for descriptor in descriptors:
+            try:
+                if os.readlink(descriptor) in inodes:
+                    return pid
+            except OSError:
+                continue
+    raise LookupError(f"no process among {candidates} is connected from port {port}")

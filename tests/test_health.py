@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 
 from hanabi_site import health
-from hanabi_site.celery import app as celery_app
+from tests.celery_helpers import celery_config
 
 UNREACHABLE_BROKER = "redis://127.0.0.1:1/0"  # a port where nothing listens
 
@@ -20,10 +20,14 @@ def test_healthz_reports_database_and_broker_ok(client):
 
 
 @pytest.mark.django_db
-def test_healthz_names_the_broker_when_it_is_unreachable_and_logs_why(client, monkeypatch, caplog):
-    # A real connection attempt, refused.
-    monkeypatch.setattr(celery_app.conf, "broker_write_url", UNREACHABLE_BROKER)
-    with caplog.at_level(logging.ERROR, logger="hanabi_site.health"):
+def test_healthz_names_the_broker_when_it_is_unreachable_and_logs_why(client, caplog):
+    # A real connection attempt, refused. (Through celery_config: a monkeypatched
+    # conf.broker_write_url is "restored" to the broker URL it resolved to, and every later
+    # test in the process would then send its tasks there.)
+    with (
+        celery_config(broker_write_url=UNREACHABLE_BROKER),
+        caplog.at_level(logging.ERROR, logger="hanabi_site.health"),
+    ):
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {"status": "failed", "database": "ok", "broker": "failed"}

@@ -2,10 +2,12 @@
 own thread), or .eml files in a fresh folder as in the embedded default. The browser tests
 import `mail_folder` and `debug_urls` from here."""
 
+import asyncio
 import email
 import email.policy
 import importlib
 import socket
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -35,17 +37,38 @@ class ReceivedMail:
 
 @dataclass
 class RecordingHandler:
-    """aiosmtpd's handler: keeps what it accepts, or answers `refusal` to every message."""
+    """aiosmtpd's handler: keeps what it accepts, or answers `refusal` to every message.
+    With `hold` set to "DATA" or "QUIT", the next reply to that command is held back (the
+    message is kept first, as a real server queues it before it answers) until release()."""
 
     received: list[ReceivedMail] = field(default_factory=list)
     refusal: str | None = None
+    hold: str | None = None
+    held_client: tuple[str, int] | None = None  # (host, port) of the connection held
+    holding: threading.Event = field(default_factory=threading.Event)
+    released: threading.Event = field(default_factory=threading.Event)
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         if self.refusal:
             return self.refusal
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         self.received.append(ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), message))
+        await self._maybe_hold("DATA", session)
         return "250 2.0.0 Message accepted for delivery"
+
+    async def handle_QUIT(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        await self._maybe_hold("QUIT", session)
+        return "221 Bye"
+
+    async def _maybe_hold(self, command: str, session: Session) -> None:
+        if self.hold != command:
+            return
+        self.hold = None  # once: the next attempt goes through
+        self.held_client = session.peer
+        self.holding.set()
+        # Waits in a thread, so that the server goes on serving other connections; if the
+        # client vanishes meanwhile, aiosmtpd cancels this and the reply is never sent.
+        await asyncio.get_running_loop().run_in_executor(None, self.released.wait, 120)
 
 
 @dataclass
@@ -75,6 +98,21 @@ class LocalSMTPServer:
     def accept(self) -> None:
         self.handler.refusal = None
 
+    def hold_next_reply_to(self, command: str) -> None:
+        """Hold back the next reply to "DATA" (after keeping the message) or "QUIT"."""
+        self.handler.holding.clear()
+        self.handler.released.clear()
+        self.handler.hold = command
+
+    def wait_until_holding(self, seconds: float = 60) -> tuple[str, int]:
+        """Wait for a client to reach the held reply; its (host, port)."""
+        if not self.handler.holding.wait(seconds):
+            raise AssertionError(f"no client reached the held {self.handler.hold} reply")
+        return self.handler.held_client
+
+    def release(self) -> None:
+        self.handler.released.set()
+
 
 def free_port() -> int:
     # aiosmtpd's controller needs to know its port before it starts (it connects to
@@ -102,6 +140,8 @@ def smtp_server(settings) -> Iterator[LocalSMTPServer]:
             smtp_server.refuse(PERMANENT_FAILURE)    # or a 550, or any reply line
             ...                                      # sending raises smtplib.SMTPDataError
             smtp_server.accept()                     # and back to delivering
+            smtp_server.hold_next_reply_to("DATA")   # keep the message, hold the 250 back
+            client = smtp_server.wait_until_holding(); ...; smtp_server.release()
 
     Import the replies with `from tests.notifications.conftest import TEMPORARY_FAILURE`.
     """
@@ -116,6 +156,7 @@ def smtp_server(settings) -> Iterator[LocalSMTPServer]:
     try:
         yield server
     finally:
+        server.release()
         controller.stop()
 
 
