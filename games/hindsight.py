@@ -13,6 +13,8 @@ from outbox.registry import handler
 @handler(Outbox.Kind.ANALYSIS)
 def analyse_finished_game(row: Outbox) -> None:
     game = Game.objects.get(pk=row.payload["game"])
+    if not game.is_finished():
+        return  # a deal is analysed only once nobody can learn from it
     if DealAnalysis.objects.filter(game=game).exists():
         return  # done already: the row ran twice
     options = game.game_options

@@ -5,6 +5,18 @@ from outbox.models import Outbox
 
 @admin.register(Outbox)
 class OutboxAdmin(admin.ModelAdmin):
+    """For reading: a row added or edited by hand would send an email or move a bot that no
+    change of the game asked for."""
+
     list_display = ("pk", "kind", "due_at", "claimed_at", "done_at", "attempts", "last_error")
     list_filter = ("kind", ("done_at", admin.EmptyFieldListFilter))
     search_fields = ("payload",)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

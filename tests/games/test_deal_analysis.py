@@ -118,3 +118,24 @@ def test_games_finished_before_the_analysis_existed_get_one(alice, bob):
     assert playing.pk not in {row.payload["game"] for row in rows}
     analysed(old)
     assert DealAnalysis.objects.filter(game=old).exists()
+
+
+def test_a_game_in_play_is_never_analysed_even_if_a_row_asks(alice, bob):
+    from outbox import delivery
+
+    game = start_game(alice, bob)
+    row = delivery.schedule(Outbox.Kind.ANALYSIS, {"game": game.pk})
+    assert delivery.run(row.pk) is True
+    assert not DealAnalysis.objects.filter(game=game).exists()
+
+
+def test_the_outbox_admin_is_for_reading(client, alice, bob):
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.create_superuser("root@example.org", "pw-root-123456")
+    client.force_login(admin)
+    assert client.get("/admin/outbox/outbox/add/").status_code == 403
+    start_game(alice, bob)
+    row = Outbox.objects.first()
+    page = client.get(f"/admin/outbox/outbox/{row.pk}/change/").content.decode()
+    assert 'name="_save"' not in page and "Delete" not in page
