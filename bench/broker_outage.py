@@ -5,12 +5,13 @@ broker's state").
     .venv/bin/python bench/broker_outage.py                  # every case, 5 commits each
     .venv/bin/python bench/broker_outage.py --repeat 3 --json
 
-Each case runs in a child process of its own, with a redis-server of its own on a free
+Each case runs in a child process of its own, against a redis-server of its own on a free
 port (never the shared one), so that Celery's pools start fresh and a case that hangs can
-be cut off (--limit seconds). The child first sends a task with Redis up, as a web process
-that has been serving does (its pools hold live connections), then puts Redis in the
-case's state and times --repeat commits, each enqueueing --rows rows (1: a move; 7: the end
-of a 6-player game, its analysis and an email to each player):
+be cut off (--limit seconds); the parent stops that server whatever happens. The child
+first sends a task with Redis up, as a web process that has been serving does (its pools
+hold live connections), then puts Redis in the case's state and times --repeat commits,
+each enqueueing --rows rows (1: a move; 7: the end of a 6-player game, its analysis and an
+email to each player):
 
 * states: "up"; "stopped" (killed: connections are refused); "frozen" (SIGSTOP: the kernel
   still accepts connections, nothing answers, as with a hung or partitioned server);
@@ -64,9 +65,9 @@ def start_redis(port: int) -> subprocess.Popen:
             time.sleep(0.02)
 
 
-def child(state: str, configuration: str, rows: int, repeat: int) -> None:
-    """Runs in the child process: prints one JSON line of commit times in seconds."""
-    port = free_port()
+def child(state: str, configuration: str, rows: int, repeat: int, port: int, redis: int) -> None:
+    """Runs in the child process, against the redis-server (pid `redis`) the parent started
+    on `port`: prints one JSON line of commit times in seconds."""
     os.environ.update(REDIS_URL=f"redis://127.0.0.1:{port}/0", DEBUG="true")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hanabi_site.settings")
     sys.path.insert(0, str(ROOT))
@@ -101,37 +102,42 @@ def child(state: str, configuration: str, rows: int, repeat: int) -> None:
             with contextlib.suppress(Exception):
                 delivery.run_outbox_row.apply_async((row_id,), ignore_result=False)
 
+    enqueue(0)  # warm: the pools now hold live connections
+    if state == "stopped":
+        os.kill(redis, signal.SIGKILL)
+    elif state == "frozen":
+        os.kill(redis, signal.SIGSTOP)
+    seconds = []
+    for _ in range(repeat):
+        delivery.forget_broker_failure()
+        started = time.perf_counter()
+        for row_id in range(rows):
+            enqueue(row_id)
+        seconds.append(time.perf_counter() - started)
+    print(json.dumps(seconds), flush=True)
+
+
+def measure(state: str, configuration: str, rows: int, repeat: int, limit: float) -> dict:
+    # The parent owns the redis-server, so that it is stopped even when a case is cut off.
+    port = free_port()
     redis = start_redis(port)
+    arguments = [state, configuration, str(rows), str(repeat), str(port), str(redis.pid)]
     try:
-        enqueue(0)  # warm: the pools now hold live connections
-        if state == "stopped":
-            redis.kill()
-            redis.wait()
-        elif state == "frozen":
-            redis.send_signal(signal.SIGSTOP)
-        seconds = []
-        for _ in range(repeat):
-            delivery.forget_broker_failure()
-            started = time.perf_counter()
-            for row_id in range(rows):
-                enqueue(row_id)
-            seconds.append(time.perf_counter() - started)
-        print(json.dumps(seconds), flush=True)
+        done = subprocess.run(
+            [sys.executable, __file__, "--child", *arguments],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=limit,
+            check=True,
+        )
+    except subprocess.TimeoutExpired:
+        return {"state": state, "configuration": configuration, "rows": rows, "hung": limit}
     finally:
         if redis.poll() is None:
             redis.send_signal(signal.SIGCONT)
             redis.kill()
-            redis.wait()
-
-
-def measure(state: str, configuration: str, rows: int, repeat: int, limit: float) -> dict:
-    command = [sys.executable, __file__, "--child", state, configuration, str(rows), str(repeat)]
-    try:
-        done = subprocess.run(
-            command, cwd=ROOT, capture_output=True, text=True, timeout=limit, check=True
-        )
-    except subprocess.TimeoutExpired:
-        return {"state": state, "configuration": configuration, "rows": rows, "hung": limit}
+        redis.wait()
     seconds = json.loads(done.stdout.strip().splitlines()[-1])
     return {
         "state": state,
@@ -150,11 +156,11 @@ def main() -> None:
         "--limit", type=float, default=180.0, help="seconds before a case is cut off"
     )
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        state, configuration, rows, repeat = args.child
-        child(state, configuration, int(rows), int(repeat))
+        state, configuration, *numbers = args.child
+        child(state, configuration, *(int(number) for number in numbers))
         return
     results = [
         measure(state, configuration, int(rows), args.repeat, args.limit)
