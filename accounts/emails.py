@@ -4,8 +4,7 @@ request that asks for it and sent by a worker after commit, like every email of 
 allauth's emails (verification, login code, password reset, notices of a changed address
 or password) are rendered by accounts/adapter.py in the request and sent here."""
 
-from django.core.mail import EmailMultiAlternatives
-
+from lib.emails import send_rendered
 from outbox.models import Outbox
 from outbox.registry import handler
 
@@ -15,14 +14,7 @@ def send_account_email(row: Outbox) -> None:
     payload = row.payload
     if not payload.get("to"):
         return  # already sent, and blanked
-    if payload["text"]:
-        message = EmailMultiAlternatives(payload["subject"], payload["text"], to=[payload["to"]])
-        if payload["html"]:
-            message.attach_alternative(payload["html"], "text/html")
-    else:
-        message = EmailMultiAlternatives(payload["subject"], payload["html"], to=[payload["to"]])
-        message.content_subtype = "html"
-    message.send()
+    send_rendered(payload["subject"], payload["text"], payload["html"], payload["to"])
     # The message held a code or a key: once sent, the row keeps only what kind it was.
     Outbox.objects.filter(pk=row.pk).update(payload={"template": payload.get("template", "")})
 

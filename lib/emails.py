@@ -73,8 +73,22 @@ def send_email(
     headers: dict | None = None,
     message_id: str | None = None,
 ) -> None:
-    """Render and send one email. Its Message-ID is `message_id`, else the one `sending()`
-    gave, else a fresh one. Raises if the server refuses it (the outbox retries later)."""
+    """Render and send one email of the site's own (templates/emails/<kind>/)."""
+    subject, text, html = render_email(kind, context)
+    send_rendered(subject, text, html, to, headers=headers, message_id=message_id)
+
+
+def send_rendered(
+    subject: str,
+    text: str,
+    html: str,
+    to: str,
+    headers: dict | None = None,
+    message_id: str | None = None,
+) -> None:
+    """Send one email already rendered (by the site's templates, or allauth's). Its
+    Message-ID is `message_id`, else the one `sending()` gave, else a fresh one. Raises if
+    the server refuses it (the outbox retries later)."""
     outgoing = _outgoing.get()
     if outgoing is not None and outgoing.sent:
         # The outbox marks its row sent when this email is accepted: a second email would
@@ -84,10 +98,14 @@ def send_email(
     message_id = message_id or (outgoing.message_id if outgoing else None)
     if message_id:
         headers["Message-ID"] = message_id
-    subject, text, html = render_email(kind, context)
     connection = get_connection(timeout=settings.EMAIL_TIMEOUT or SMTP_TIMEOUT_SECONDS)
-    message = EmailMultiAlternatives(subject, text, to=[to], headers=headers, connection=connection)
-    message.attach_alternative(html, "text/html")
+    message = EmailMultiAlternatives(
+        subject, text or html, to=[to], headers=headers, connection=connection
+    )
+    if text and html:
+        message.attach_alternative(html, "text/html")
+    elif html:
+        message.content_subtype = "html"
     # The connection is opened here and closed after the acceptance is recorded, so that
     # the reply to QUIT (or a server that never gives one) is not part of the send.
     connection.open()
