@@ -9,6 +9,10 @@ from accounts import scoped, views
 app_name = "accounts"
 
 urlpatterns = [
+    # Before allauth's own (hanabi_site/urls.py includes these first): the same pages, but
+    # a per-address limit answers 429.
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("login/code/", views.RequestLoginCodeView.as_view(), name="request_login_code"),
     path("link/", views.retired_link, name="link"),
     path("open/<str:token>/", scoped.open_scoped_link, name="scoped_link"),
     path("profile/", views.profile, name="profile"),

@@ -1,5 +1,6 @@
 import logging
 
+from allauth.account import views as allauth_views
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -58,3 +59,23 @@ def unsubscribe_from_game_emails(request: HttpRequest, token: str) -> HttpRespon
             logger.info("User %s unsubscribed from game emails", user.pk)
         return render(request, "accounts/unsubscribed.html", {"email": user.email})
     return render(request, "accounts/unsubscribe.html", {"email": user.email})
+
+
+class TooManyAttemptsAre429:
+    """allauth checks the per-address limits of log-in and login codes inside the forms, so
+    its pages would answer 200: answer them with 429, like every other limit."""
+
+    def form_invalid(self, form) -> HttpResponse:
+        response = super().form_invalid(form)
+        codes = {error.code for errors in form.errors.as_data().values() for error in errors}
+        if "too_many_login_attempts" in codes:
+            response.status_code = 429
+        return response
+
+
+class LoginView(TooManyAttemptsAre429, allauth_views.LoginView):
+    pass
+
+
+class RequestLoginCodeView(TooManyAttemptsAre429, allauth_views.RequestLoginCodeView):
+    pass
