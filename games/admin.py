@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import ChatMessage, DealAnalysis, Game, ImportedReplay, Invitation, Move, Seat
+from lib.admin import ReadOnly
 
 # The fields no lookup may read: the deal (seed, deck), the moves as the engine replays them
 # (a card id is a position in the deck), the analysis of a deal, and password hashes.
@@ -76,19 +77,10 @@ class GameDataAdmin(admin.ModelAdmin):
         return super().changelist_view(request, extra_context)
 
 
-class RecordAdmin(GameDataAdmin):
+class RecordAdmin(ReadOnly, GameDataAdmin):
     """A record nobody edits here, superusers included: shown read-only (every field in
     `fields` is also in `readonly_fields`), never added or deleted. Its changes come from the
     services and the moderators' actions."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class WaitingForMoveFilter(admin.SimpleListFilter):
