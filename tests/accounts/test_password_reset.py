@@ -55,3 +55,18 @@ def test_a_forged_reset_link_says_so(client, alice):
     response = client.get("/accounts/password/reset/key/1-forged/", follow=True)
     assert "This link does not work" in response.content.decode()
     assert User.objects.get(pk=alice.pk).check_password("a-long-hanabi-password")
+
+
+@pytest.mark.django_db
+def test_the_reset_link_expires_after_three_days(client, alice, settings, monkeypatch):
+    from datetime import datetime, timedelta
+
+    from django.contrib.auth.tokens import PasswordResetTokenGenerator
+
+    assert settings.PASSWORD_RESET_TIMEOUT == 3 * 24 * 3600  # as the README says
+    client.post(URL, {"email": alice.email})
+    (message,) = send_account_emails()
+    later = datetime.now() + timedelta(days=3, minutes=1)
+    monkeypatch.setattr(PasswordResetTokenGenerator, "_now", lambda self: later)
+    response = client.get(url_in(message).removeprefix("http://127.0.0.1:8000"), follow=True)
+    assert "This link does not work" in response.content.decode()
