@@ -151,6 +151,7 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # link checkers in mail clients must not confirm
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
 ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_CHANGE_EMAIL = True  # one address per account; a new one replaces it once verified
 ACCOUNT_EMAIL_NOTIFICATIONS = (

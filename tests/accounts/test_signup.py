@@ -132,3 +132,17 @@ def test_the_database_refuses_two_addresses_that_differ_only_in_case(alice):
 
     with pytest.raises(IntegrityError):
         User.objects.create_user("ALICE@example.org", "x")
+
+
+@pytest.mark.django_db
+def test_the_verification_link_expires_after_three_days(client, settings, monkeypatch):
+    import time
+
+    assert settings.ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS == 3  # as the README says
+    client.post(URL, signup_data())
+    (message,) = send_account_emails()
+    path = url_in(message).removeprefix("http://127.0.0.1:8000")
+    later = time.time() + 3 * 24 * 3600 + 60
+    monkeypatch.setattr("django.core.signing.time.time", lambda: later)
+    client.post(path)
+    assert not may_receive_game_email(User.objects.get(email="dora@example.org"))
