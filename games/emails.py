@@ -3,6 +3,7 @@ outbox row (games/services/announce.py says when the rows are written). Every ha
 safe to run twice: it re-reads the game and does nothing if the moment has passed (the turn
 was played, the game ended)."""
 
+import textwrap
 from datetime import datetime
 
 from django.conf import settings
@@ -13,9 +14,12 @@ from accounts.game_email import may_receive_game_email
 from accounts.models import User
 from accounts.scoped import scoped_url
 from accounts.unsubscribe import unsubscribe_url
-from games.engine import event_dict, view_for
+from games.engine import SUIT_LETTERS, SUITS, event_dict, view_for
+from games.engine.cards import RANKS
 from games.models import Game, Invitation, MadeBy, Seat
+from games.reply_address import reply_address
 from games.services.announce import notify_delay
+from games.text_commands import example_commands
 from lib.emails import send_email
 from lib.time_zones import zone_named
 from outbox.models import Outbox
@@ -51,10 +55,10 @@ def send_invitation(row: Outbox) -> None:
         send_game_email("invitation", member, context)
 
 
-def send_game_email(kind: str, user: User, context: dict) -> None:
-    """A game email: one-click unsubscribe headers (RFC 8058) and a preferences footer.
-    None goes to an address its owner has not confirmed: a sign-up with someone else's
-    address must not fill their inbox."""
+def send_game_email(kind: str, user: User, context: dict, headers: dict | None = None) -> None:
+    """A game email: one-click unsubscribe headers (RFC 8058), any `headers` given (a
+    Reply-To, say), and a preferences footer. None goes to an address its owner has not
+    confirmed: a sign-up with someone else's address must not fill their inbox."""
     if not may_receive_game_email(user):
         return
     unsubscribe = unsubscribe_url(user)
@@ -65,6 +69,7 @@ def send_game_email(kind: str, user: User, context: dict) -> None:
         "preferences_url": settings.SITE_URL + reverse("accounts:profile"),
     }
     headers = {
+        **(headers or {}),
         "List-Unsubscribe": f"<{unsubscribe}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
@@ -82,38 +87,269 @@ def _wants_turn_emails(seat: Seat) -> bool:
     )
 
 
-def _turn_context(game: Game, seat: Seat) -> dict:
-    """The table as the player may see it, and what happened since their last move."""
+def turn_context(game: Game, seat: Seat) -> dict:
+    """Everything the turn emails' templates need: the table as this seat's player may see
+    it (never their own cards), what happened since their last move, and, while it is their
+    turn, the address a reply goes to and commands they could reply with. The partials
+    emails/games/_table.* and _commands.* render from this context alone, in any email."""
     names = game.seat_names()
     state = game.load_state()
     view = view_for(state, seat.position, names)
     automatic = set(game.moves.exclude(made_by=MadeBy.PLAYER).values_list("turn", flat=True))
     previous_own = [e.turn for e in state.events if e.seat == seat.position]
     since = previous_own[-1] if previous_own else -1
-    recent = [
-        {**event_dict(event, state, names), "automatic": event.turn in automatic}
-        for event in state.events
-        if event.turn > since
-    ]
+    recent = []
+    for event in state.events:
+        if event.turn > since:
+            entry = {**event_dict(event, state, names), "automatic": event.turn in automatic}
+            prefix = "- (automatic) " if entry["automatic"] else "- "
+            entry["lines"] = _wrap(prefix + entry["text"], "  ")
+            recent.append(entry)
     last_own_move = (
         game.moves.filter(seat=seat.position).order_by("-turn").values_list("created_at", flat=True)
     ).first() or game.started_at
-    said = (
+    said = list(
         game.chat.filter(hidden_at=None, created_at__gt=last_own_move)
         .exclude(author=seat.user)
         .select_related("author")
     )
-    others = [hand for hand in view["hands"] if hand["seat"] != seat.position]
-    own = next(hand for hand in view["hands"] if hand["seat"] == seat.position)
+    said_lines = [
+        line
+        for message in said
+        for line in _wrap(f"- {message.author.display_name}: {message.text}", "  ")
+    ]
+    num_suits = len(view["fireworks"])
+    # The others in the order they play after this seat, as on the turn page.
+    others = [
+        _other_hand(hand)
+        for hand in view["hands"][seat.position + 1 :] + view["hands"][: seat.position]
+    ]
+    _label_hands(others)
+    own = _own_hand(view["hands"][seat.position], num_suits)
+    discards = _discards(view, num_suits)
+    my_turn = (
+        game.is_playing()
+        and view["your_turn"]
+        and game.current_seat == seat.position
+        and seat.user_id is not None
+    )
+    current = view["current_seat"]
     return {
         "game": game,
         "view": view,
         "recent": recent,
-        "said": list(said),
+        "said": said,
+        "said_lines": said_lines,
+        "fireworks": [
+            {**firework, **_suit_style(firework["suit"])} for firework in view["fireworks"]
+        ],
+        "discards": discards,
+        "discards_lines": _wrap(
+            "Discards: "
+            + (
+                " · ".join(" ".join(card["code"] for card in group["cards"]) for group in discards)
+                or "none"
+            ),
+            " " * len("Discards: "),
+        ),
         "others": others,
         "own": own,
+        "seat_number": seat.position + 1,
+        "current_name": None if current is None else view["names"][current],
         "game_url": game_link(seat.user, game),
+        "reply_to": (
+            reply_address(game.pk, seat.position, game.turn, seat.user_id) if my_turn else None
+        ),
+        "examples": example_commands(view) if my_turn else [],
     }
+
+
+# Lines of the text part fit a phone held upright, and a monospace font.
+TEXT_WIDTH = 72
+
+# The suit colours of static/css/site.css (emails need inline styles): background and ink.
+SUIT_STYLES = {
+    "red": ("#c62828", "#fff"),
+    "yellow": ("#f2c200", "#1d1d27"),
+    "green": ("#2e7d32", "#fff"),
+    "blue": ("#1e4fb5", "#fff"),
+    "white": ("#f4f4f4", "#1d1d27"),
+    # A gradient on the site; mail clients seldom draw one, so one colour of its own.
+    "multicolour": ("#8e44ad", "#fff"),
+}
+
+
+def _suit_style(suit: str) -> dict:
+    background, ink = SUIT_STYLES[suit]
+    return {"background": background, "ink": ink}
+
+
+def _wrap(text: str, indent: str, width: int = TEXT_WIDTH) -> list[str]:
+    """`text` as lines of at most `width` characters (unless one word is longer), the
+    lines after the first indented."""
+    return textwrap.wrap(
+        text, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    ) or [text]
+
+
+def _clue_values(card: dict) -> tuple[list[str], list[str]]:
+    """The clues that touched the card and those that missed it, as "red" or "5"."""
+    touched: list[str] = []
+    missed: list[str] = []
+    for note in card.get("clues", []):
+        value = note["colour"] or str(note["rank"])
+        target = touched if note["touched"] else missed
+        if value not in target:
+            target.append(value)
+    return touched, missed
+
+
+def _other_hand(hand: dict) -> dict:
+    """A hand the reader sees: each card with its colours, its name, the clues that touched
+    it and its text cell ("2 G1 (green)")."""
+    cards = []
+    for card in hand["cards"]:
+        touched, _missed = _clue_values(card)
+        cell = f"{card['slot']} {card['code']}"
+        if touched:
+            cell += f" ({', '.join(touched)})"
+        cards.append(
+            {
+                **card,
+                **_suit_style(card["suit"]),
+                "name": f"{card['suit']} {card['rank']}",
+                "letter": card["code"][0],
+                "touched_by": touched,
+                "cell": cell,
+            }
+        )
+    return {**hand, "number": hand["seat"] + 1, "cards": cards}
+
+
+def _label_hands(hands: list[dict]) -> None:
+    """Each hand's text lines: "2 Bob:   1 R3   2 G1 (green) …", the cards of every hand
+    starting in the same column (as far as the names allow), wrapped to the width."""
+    labels = [f"{hand['number']} {hand['name']}:" for hand in hands]
+    column = min(max((len(label) for label in labels), default=0), 16) + 3
+    for hand, label in zip(hands, labels, strict=True):
+        line = label + " " * max(3, column - len(label))
+        lines = []
+        for index, cell in enumerate(card["cell"] for card in hand["cards"]):
+            if index and len(line) + 3 + len(cell) > TEXT_WIDTH:
+                lines.append(line.rstrip())
+                line = " " * column
+            elif index:
+                line += "   "
+            line += cell
+        lines.append(line.rstrip() if hand["cards"] else label + " no cards")
+        hand["lines"] = lines
+
+
+def _own_hand(hand: dict, num_suits: int) -> dict:
+    """This seat's own cards: slot, the clues each got and what it can still be. No
+    identity: the view has none for one's own cards."""
+    cards = []
+    for card in hand["cards"]:
+        touched, missed = _clue_values(card)
+        knows = "; ".join(
+            part
+            for part in (", ".join(touched), ", ".join(f"not {value}" for value in missed))
+            if part
+        )
+        could_be = _could_be(list(card.get("possible_counted", {})), num_suits)
+        text = f"{card['slot']:>3}  {knows or 'no clues'}: {could_be}"
+        cards.append(
+            {
+                "id": card["id"],
+                "slot": card["slot"],
+                "clued": card["clued"],
+                "touched_by": touched,
+                "missed_by": missed,
+                "knows": knows,
+                "could_be": could_be,
+                "lines": _wrap(text, "      "),
+            }
+        )
+    return {
+        "seat": hand["seat"],
+        "number": hand["seat"] + 1,
+        "name": hand["name"],
+        "cards": cards,
+        "clued_slots": [card["slot"] for card in cards if card["clued"]],
+    }
+
+
+def _could_be(codes: list[str], num_suits: int) -> str:
+    """What a card can still be, briefly: "any card", "any card but B5", "can be R1 R3",
+    "can be any colour, rank 1 3 4; not W4" (the colours and ranks left, and the few
+    identities among them that counting rules out), or else suit by suit,
+    "can be R1,3-5 Y1,3"."""
+    letters = SUIT_LETTERS[:num_suits]
+    every = [f"{letter}{rank}" for letter in letters for rank in RANKS]
+    possible = [code for code in every if code in codes]
+    if not possible:
+        return "can be ?"  # never: a card's own identity always has an unseen copy
+    if len(possible) == len(every):
+        return "any card"
+    excluded = [code for code in every if code not in possible]
+    if len(excluded) <= 4 < len(possible):
+        return "any card but " + " ".join(excluded)
+    if len(possible) <= 6:
+        return "can be " + " ".join(possible)
+    colours = [letter for letter in letters if any(code[0] == letter for code in possible)]
+    ranks = [rank for rank in RANKS if any(code[1] == str(rank) for code in possible)]
+    product = [f"{letter}{rank}" for letter in colours for rank in ranks]
+    missing = [code for code in product if code not in possible]
+    if len(missing) <= 3:
+        colours_text = "any colour" if len(colours) == num_suits else " ".join(colours)
+        ranks_text = "any rank" if len(ranks) == len(RANKS) else "rank " + " ".join(map(str, ranks))
+        text = f"can be {colours_text}, {ranks_text}"
+        return text + (f"; not {' '.join(missing)}" if missing else "")
+    groups = []
+    for letter in letters:
+        ranks = [int(code[1]) for code in possible if code[0] == letter]
+        if ranks:
+            groups.append(letter + _ranks_text(ranks))
+    return "can be " + " ".join(groups)
+
+
+def _ranks_text(ranks: list[int]) -> str:
+    """[1, 2, 3, 5] -> "1-3,5"; [2, 4] -> "2,4"."""
+    runs: list[list[int]] = []
+    for rank in ranks:
+        if runs and rank == runs[-1][-1] + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    parts = []
+    for run in runs:
+        if len(run) >= 3:
+            parts.append(f"{run[0]}-{run[-1]}")
+        else:
+            parts.extend(str(rank) for rank in run)
+    return ",".join(parts)
+
+
+def _discards(view: dict, num_suits: int) -> list[dict]:
+    """The discard pile by suit, lowest rank first; suits with no discard left out."""
+    groups = []
+    for suit, letter in zip(SUITS[:num_suits], SUIT_LETTERS, strict=False):
+        cards = sorted(
+            (card for card in view["discards"] if card["suit"] == suit),
+            key=lambda card: card["rank"],
+        )
+        if cards:
+            style = _suit_style(suit)
+            groups.append(
+                {
+                    "suit": suit,
+                    "letter": letter,
+                    "cards": [
+                        {**card, **style, "name": f"{suit} {card['rank']}"} for card in cards
+                    ],
+                }
+            )
+    return groups
 
 
 def _current_seat(game: Game, turn: int) -> Seat | None:
@@ -121,6 +357,11 @@ def _current_seat(game: Game, turn: int) -> Seat | None:
     if not game.is_playing() or game.turn != turn:
         return None
     return game.seats.select_related("user").get(position=game.current_seat)
+
+
+def _reply_headers(context: dict) -> dict:
+    """A reply to a turn email makes the move it says (mailplay/)."""
+    return {"Reply-To": context["reply_to"]} if context["reply_to"] else {}
 
 
 @handler(Outbox.Kind.YOUR_TURN)
@@ -132,7 +373,8 @@ def send_your_turn(row: Outbox) -> None:
     if seat.last_seen_at and timezone.now() - seat.last_seen_at < notify_delay():
         # The player is looking at the game: ask again later, and send if they leave.
         raise Retry(notify_delay())
-    send_game_email("your_turn", seat.user, _turn_context(game, seat))
+    context = turn_context(game, seat)
+    send_game_email("your_turn", seat.user, context, headers=_reply_headers(context))
 
 
 @handler(Outbox.Kind.REMINDER)
@@ -144,7 +386,8 @@ def send_reminder(row: Outbox) -> None:
     deadline = datetime.fromisoformat(row.payload["deadline"])
     if game.turn_deadline != deadline:
         return  # paused, resumed or extended since: another reminder was scheduled
-    send_game_email("reminder", seat.user, _turn_context(game, seat))
+    context = turn_context(game, seat)
+    send_game_email("reminder", seat.user, context, headers=_reply_headers(context))
 
 
 @handler(Outbox.Kind.GAME_OVER)

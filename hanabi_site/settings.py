@@ -10,6 +10,7 @@ import logging
 import os
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from celery.schedules import crontab
@@ -57,6 +58,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "moderation",
+    "mailplay",
+    "anymail",
 ]
 
 MIDDLEWARE = [
@@ -220,6 +223,32 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Hanabi <hanabi@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+
+def _default_mail_domain(site_url: str) -> str:
+    """SITE_URL's host, unless it is an IP address (play+x@127.0.0.1 is no address)."""
+    host = urlsplit(site_url).hostname or "localhost"
+    return host if re.search(r"[a-z]", host, re.IGNORECASE) else "localhost"
+
+
+# Play by email (mailplay/): a turn email's Reply-To is REPLY_ADDRESS_PREFIX+<token>@
+# MAIL_DOMAIN, the domain whose MX (or a provider's inbound route) reaches this site. Also
+# the domain of the Message-IDs the site sends.
+MAIL_DOMAIN = env.str("MAIL_DOMAIN", default=_default_mail_domain(SITE_URL))
+REPLY_ADDRESS_PREFIX = env.str("REPLY_ADDRESS_PREFIX", default="play")
+# A reply is a few lines; anything bigger is refused (SMTP 552) or ignored (webhooks).
+INBOUND_MAX_BYTES = env.int("INBOUND_MAX_BYTES", default=256 * 1024)
+# The built-in receiver (python manage.py receive_mail) listens here; /dev/mail/'s reply box
+# sends to it.
+INBOUND_SMTP_HOST = env.str("INBOUND_SMTP_HOST", default="127.0.0.1")
+INBOUND_SMTP_PORT = env.int("INBOUND_SMTP_PORT", default=8025)
+# Hosted providers' inbound webhooks (django-anymail), under /anymail/<provider>/inbound/:
+# every one needs the shared secret as HTTP basic auth ("user:password" in the URL given to
+# the provider); Mailgun's requests are also signed with its webhook signing key.
+ANYMAIL = {
+    "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default="") or None,
+    "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default="") or None,
+}
+
 # Celery: Redis when REDIS_URL is set; otherwise kombu's filesystem transport, which
 # needs no server and works across processes on one machine.
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -258,6 +287,8 @@ else:
     for folder in ("queue", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
     (VAR_DIR / "celery-results").mkdir(exist_ok=True)
+# One queue unless told otherwise: a test's worker and receiver share a queue of their own.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

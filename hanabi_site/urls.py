@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 
 from games.views.lobby import home
 from hanabi_site.health import healthz
+from mailplay import webhooks
 
 urlpatterns = [
     path("", home, name="home"),
@@ -20,6 +21,11 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # The hosted providers' inbound webhooks: this site's views of the four it documents
+    # first (mailplay/webhooks.py: the secret required, the SNS signature checked), then
+    # anymail's own URLs.
+    path("anymail/", include(webhooks.urlpatterns)),
+    path("anymail/", include("anymail.urls")),
 ]
 
 if settings.DEBUG:

@@ -1,8 +1,6 @@
 """The outbox: one row per side effect (an email, a bot's move, an analysis), written in the
 same transaction as the change that causes it."""
 
-from urllib.parse import urlsplit
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -27,6 +25,8 @@ class Outbox(models.Model):
         SUSPENDED = "suspended", "suspension email"
         ANALYSIS = "analysis", "hindsight analysis of a finished game's deal"
         ACCOUNT_EMAIL = "account_email", "account email (verification, code, reset, notice)"
+        INBOUND_EMAIL = "inbound_email", "a reply to a turn email, to process"
+        MAIL_ANSWER = "mail_answer", "the answer to a reply to a turn email"
         # Retired with the move to allauth; listed while rows written before it may wait.
         LOGIN_LINK = "login_link", "login link email (retired)"
         PASSWORD_RESET = "password_reset", "password reset email (retired)"
@@ -63,5 +63,5 @@ class Outbox(models.Model):
         """The Message-ID of this row's email, the same at every attempt: a message sent
         again after a crash is recognisably the one already received. The creation time
         keeps it unique when a database is recreated and its ids start again."""
-        domain = getattr(settings, "MAIL_DOMAIN", "") or urlsplit(settings.SITE_URL).hostname
+        domain = settings.MAIL_DOMAIN
         return f"<outbox-{self.pk}-{self.kind}-{self.created_at:%Y%m%d%H%M%S%f}@{domain}>"

@@ -34,7 +34,7 @@ def test_every_path_in_the_layout_table_exists():
 def test_every_app_and_every_services_and_views_module_is_in_the_table():
     paths = named_paths()
     apps = ["lib/", "outbox/", "accounts/", "games/engine/", "games/bots/", "games/analysis/"]
-    apps += ["moderation/", "hanabi_site/", "tests/", "bench/", "docs/RULES.md"]
+    apps += ["moderation/", "mailplay/", "hanabi_site/", "tests/", "bench/", "docs/RULES.md"]
     assert [app for app in apps if app not in paths] == []
     for folder in ("games/services", "games/views", "outbox"):
         modules = {p.name for p in (ROOT / folder).glob("*.py")} - {"__init__.py", "apps.py"}

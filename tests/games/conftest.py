@@ -2,7 +2,7 @@
 
 from accounts.models import User
 from games.engine import GameOptions
-from games.models import Game, TimeoutPolicy
+from games.models import ChatPolicy, Game, TimeoutPolicy
 from games.services import lobby, play
 from tests.conftest import make_user  # noqa: F401  (re-exported for test modules)
 
@@ -14,6 +14,7 @@ def start_game(
     seed: int = 1234,
     turn_time_limit: int | None = None,
     timeout_policy: str = TimeoutPolicy.AUTO_MOVE,
+    chat_policy: str = ChatPolicy.AFTER,
     **options,
 ) -> Game:
     """A started game with these players (seating shuffled by the seed). `options` are the
@@ -25,6 +26,7 @@ def start_game(
         Game.Visibility.INVITE,
         turn_time_limit=turn_time_limit,
         timeout_policy=timeout_policy,
+        chat_policy=chat_policy,
     )
     Game.objects.filter(pk=game.pk).update(seed=seed, deck=deck)
     for user in others:

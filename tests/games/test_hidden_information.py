@@ -6,10 +6,15 @@ deck must look exactly the same to that viewer, in every response the viewer can
 
 import re
 
+from django.utils import timezone
+
 from games.engine import GameOptions, action_to_dict, new_deck
 from games.models import Game
 from games.services import play
+from outbox import delivery
+from outbox.models import Outbox
 from tests.games.conftest import make_user, start_game
+from tests.mail import html_body
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 SEED = 4242
@@ -121,3 +126,99 @@ def test_no_download_and_no_replay_before_the_end(client, alice, bob):
         0,
     )
     assert client.get(f"/games/{game.pk}/replay/0/").status_code == 404
+
+
+# -- the turn email and the reminder -------------------------------------------------------
+
+
+def _turn_emails(game: Game, viewer, mailoutbox) -> list[tuple[str, str, str]]:
+    """(subject, text, HTML) of the turn email and the reminder the viewer gets now."""
+    mailoutbox.clear()
+    rows = Outbox.objects.filter(
+        kind__in=[Outbox.Kind.YOUR_TURN, Outbox.Kind.REMINDER], payload__game=game.pk, done_at=None
+    )
+    rows.update(due_at=timezone.now())
+    for pk in rows.values_list("pk", flat=True):
+        delivery.run(pk)
+    messages = sorted((m for m in mailoutbox if m.to == [viewer.email]), key=lambda m: m.subject)
+    assert [m.subject.split()[0] for m in messages] == ["Reminder:", "Your"]
+    return [(m.subject, m.body, html_body(m)) for m in messages]
+
+
+def _normalise_email(text: str, game: Game) -> str:
+    text = re.sub(r"https?://[^\s\"<>]+", "URL", text)
+    text = re.sub(rf"\b(game) {game.pk}\b", r"\1 N", text, flags=re.IGNORECASE)
+    # The deadlines differ by the seconds between the two starts.
+    return re.sub(r"\w{3} \d{1,2} \w{3}, \d\d:\d\d \w+", "DEADLINE", text)
+
+
+def test_the_turn_emails_do_not_depend_on_the_readers_own_cards(db, settings, mailoutbox):
+    """As for the pages: two games that differ only in the reader's own cards and the deck
+    send the reader the same turn email and reminder, text and HTML."""
+    settings.NOTIFY_DELAY_SECONDS = 0
+    users = [make_user(name) for name in ("ann", "ben", "cid")]
+    deck = [list(card) for card in new_deck(GameOptions(players=3), SEED)]
+    game_a = start_game(*users, deck=deck, seed=SEED, turn_time_limit=24)
+    viewer_seat = 1
+    viewer = game_a.seats.get(position=viewer_seat).user
+    own = list(game_a.load_state().hand(viewer_seat))
+    deck_b = _hide_swapped_deck(deck, own)
+    game_b = start_game(*users, deck=deck_b, seed=SEED, turn_time_limit=24)
+    clue = _same_clue(game_a, game_b, viewer_seat)
+    for game in (game_a, game_b):
+        play.submit_action(game.pk, game.seats.get(position=0).user, clue, 0)
+
+    emails_a = _turn_emails(game_a, viewer, mailoutbox)
+    emails_b = _turn_emails(game_b, viewer, mailoutbox)
+    for email_a, email_b in zip(emails_a, emails_b, strict=True):
+        for part_a, part_b in zip(email_a, email_b, strict=True):
+            assert _normalise_email(part_a, game_a) == _normalise_email(part_b, game_b)
+    # There was something to compare: the table, with the viewer's slots and others' cards.
+    names = game_a.seat_names()
+    assert f"Your hand (2 {names[1]})" in emails_a[1][1] and f"\n3 {names[2]}:" in emails_a[1][1]
+
+
+def _same_clue(game_a: Game, game_b: Game, viewer_seat: int) -> dict:
+    """A clue to the viewer that touches the same slots in both games (else one to seat 2)."""
+    state_a, state_b = game_a.load_state(), game_b.load_state()
+    for rank in range(1, 6):
+        touches = state_a.clue_touches(viewer_seat, rank=rank)
+        if touches and touches == state_b.clue_touches(viewer_seat, rank=rank):
+            return {"type": "clue", "target": viewer_seat, "rank": rank}
+    return {"type": "clue", "target": 2, "rank": state_a.card(state_a.hand(2)[0]).rank}
+
+
+# How an email shows a face-up card: "3 R4" in a hand's line (slot, code), or the HTML card
+# with its name as a title. What a player knows of their own cards is written otherwise
+# ("can be R1 R2 R3", "clued red, 4"), and the history names only cards everyone saw.
+def _shown_in_text(code: str) -> re.Pattern:
+    return re.compile(rf"(?<!\S)\d {code}\b")
+
+
+def test_the_turn_emails_name_no_hidden_card(db, settings, mailoutbox):
+    """Search the turn email and the reminder, text and HTML, for the reader's own cards
+    (and the deck's) whose identity shows nowhere else to the reader."""
+    settings.NOTIFY_DELAY_SECONDS = 0
+    users = [make_user(name) for name in ("ann", "ben")]
+    game = start_game(*users, seed=SEED, turn_time_limit=24)
+    state = game.load_state()
+    clue = next(a for a in state.legal_actions() if type(a).__name__ == "Clue")
+    play.submit_action(game.pk, game.seats.get(position=0).user, action_to_dict(clue), 0)
+    viewer_seat = 1
+    viewer = game.seats.get(position=viewer_seat).user
+    state = game.load_state()
+    visible = {state.card(cid) for cid in state.hand(1 - viewer_seat)}
+    hidden = [state.card(cid) for cid in state.hand(viewer_seat)]
+    hidden += [state.card(cid) for cid in range(state.cards_drawn, len(state.deck))]
+    never_seen = {card for card in hidden if card not in visible}
+    assert any(state.card(cid) in never_seen for cid in state.hand(viewer_seat))
+    emails = _turn_emails(game, viewer, mailoutbox)
+    for subject, text, html in emails:
+        for card in visible:  # the search finds what is shown
+            assert _shown_in_text(card.code).search(text)
+            assert f'title="{card.name}"' in html
+        for card in never_seen:
+            for body in (subject, text, html):
+                assert card.name not in body, card
+            assert not _shown_in_text(card.code).search(text), card
+            assert f'title="{card.name}"' not in html and f">{card.code}<" not in html, card

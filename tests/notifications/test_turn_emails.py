@@ -4,15 +4,20 @@ only when still relevant, and never showing the recipient's own cards."""
 import re
 from datetime import timedelta
 from urllib.parse import urlparse
+from zoneinfo import ZoneInfo
 
 import pytest
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import dateformat, timezone
 
 from accounts.models import User
 from games import tasks
-from games.engine import GameOptions, action_to_dict
+from games.emails import turn_context
+from games.engine import SUITS, GameOptions, action_to_dict, view_for
 from games.models import Game
+from games.reply_address import reply_address
 from games.services import lobby, play
+from games.text_commands import example_commands
 from outbox import delivery
 from outbox.models import Outbox
 from tests.games.conftest import current_user, play_to_the_end, start_game, user_at
@@ -46,8 +51,8 @@ def test_the_player_to_move_gets_one_email_with_the_table_and_a_link_to_the_game
     assert message.to == [mover.email]
     assert message.subject == f"Your turn in Hanabi game {game.pk}"
     html = html_body(message)
-    assert "Fireworks:" in message.body and "Your hand: 5 cards" in message.body
-    assert "Fireworks:" in html and "5 cards" in html and "Open the game" in html
+    assert "Fireworks:" in message.body and "Your hand (" in message.body
+    assert "Fireworks" in html and "Your hand" in html and "Open the game" in html
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert message.extra_headers["List-Unsubscribe"].startswith("<http")
 
@@ -55,9 +60,9 @@ def test_the_player_to_move_gets_one_email_with_the_table_and_a_link_to_the_game
     state = game.load_state()
     seat = game.seats.get(user=mover).position
     others = [state.card(cid).code for cid in state.hand(1 - seat)]
-    assert " ".join(others) in re.sub(r"\*", "", message.body)
-    own_line = next(line for line in message.body.splitlines() if line.startswith("Your hand"))
-    assert not re.search(r"\b[RYGBWM][1-5]\b", own_line)
+    cells = "   ".join(f"{slot} {code}" for slot, code in enumerate(others, start=1))
+    assert cells in message.body
+    assert_full_table(message, game, seat)
 
     link = re.search(r"(http://\S+/accounts/open/\S+)", message.body).group(1)
     assert f'href="{link}"' in html
@@ -233,3 +238,187 @@ def test_no_game_email_goes_to_an_address_its_owner_has_not_confirmed(alice, mai
     move_until_it_is(unconfirmed)
     run_due(Outbox.Kind.YOUR_TURN)
     assert [m.to for m in mailoutbox].count([unconfirmed.email]) == 1
+
+
+# -- the table in the turn email and the reminder ---------------------------------------------
+
+
+def clue_to(game: Game, target: int) -> dict:
+    """The first legal clue to `target`'s hand."""
+    state = game.load_state()
+    clue = next(
+        a for a in state.legal_actions() if type(a).__name__ == "Clue" and a.target == target
+    )
+    return action_to_dict(clue)
+
+
+def clue_value(event) -> str:
+    """A clue as the emails name it: "red" or "3"."""
+    return SUITS[event.colour] if event.colour is not None else str(event.rank)
+
+
+def three_players_with_clues(alice, bob, carol, **options) -> Game:
+    """Seat 0 clues seat 2, seat 1 clues seat 0: seat 2 is to move, with clues on its own
+    cards and on a hand it sees."""
+    game = start_game(alice, bob, carol, **options)
+    play.submit_action(game.pk, current_user(game), clue_to(game, 2), 0)
+    play.submit_action(game.pk, current_user(game), clue_to(game, 0), 1)
+    game.refresh_from_db()
+    assert game.current_seat == 2
+    return game
+
+
+def assert_full_table(message, game: Game, seat: int) -> None:
+    """Both bodies show every other hand (seat number, name, each card with its slot and
+    the clues that touched it), the reader's slots with what they know, and, in the text,
+    lines that fit a phone."""
+    state = game.load_state()
+    names = game.seat_names()
+    html = html_body(message)
+    clued: dict[int, list[str]] = {}  # card id -> values of the clues that touched it
+    missed: dict[int, list[str]] = {}
+    for event in state.events:
+        if event.kind == "clue":
+            for cid in state.hands[event.target]:
+                if cid in event.touched:
+                    clued.setdefault(cid, []).append(clue_value(event))
+                elif cid in event.hand:
+                    missed.setdefault(cid, []).append(clue_value(event))
+    lines = message.body.splitlines()
+    for other in range(state.players):
+        if other == seat:
+            continue
+        label = f"{other + 1} {names[other]}:"
+        start = next(i for i, line in enumerate(lines) if line.startswith(label))
+        # A hand may wrap onto indented lines.
+        text = " ".join(
+            [lines[start]]
+            + [line for line in lines[start + 1 : start + 3] if line.startswith("   ")]
+        )
+        html_hand = html.split(f"<strong>{other + 1} {names[other]}</strong>")[1].split("<p ")[0]
+        for slot, cid in enumerate(state.hand(other), start=1):
+            card = state.card(cid)
+            cell = f"{slot} {card.code}"
+            if cid in clued:
+                cell += f" ({', '.join(clued[cid])})"
+            assert re.search(rf"(?<!\S){re.escape(cell)}(?!\S)", text), (cell, text)
+            assert f'title="{card.name}"' in html_hand and f">{card.code}</div>" in html_hand
+            if cid in clued:
+                assert f">{', '.join(clued[cid])}</div>" in html_hand
+    own = lines.index(next(line for line in lines if line.startswith("Your hand (")))
+    assert lines[own].startswith(f"Your hand ({seat + 1} {names[seat]})")
+    for slot, cid in enumerate(state.hand(seat), start=1):
+        line = lines[own + slot]
+        assert line.startswith(f"{slot:>3}  "), line
+        assert "can be " in line or "any card" in line, line
+        html_line = html.split(f"<strong>Slot {slot}:</strong> ")[1].split("<br>")[0]
+        if cid in clued:
+            assert line.startswith(f"{slot:>3}  {', '.join(clued[cid])}"), line
+            assert html_line.startswith(f"clued {', '.join(clued[cid])}")
+        elif cid in missed:
+            assert line.startswith(f"{slot:>3}  not {missed[cid][0]}"), line
+            assert html_line.startswith(f"not {missed[cid][0]}")
+        else:
+            assert line == f"{slot:>3}  no clues: any card" or "any card but" in line, line
+            assert html_line == "no clues"
+    for line in lines:
+        assert len(line) <= 72 or "http" in line, line
+
+
+def assert_reply_commands(message, game: Game, seat: int, user: User) -> None:
+    """Three commands legal now, the forms, and a Reply-To that takes the reply."""
+    state = game.load_state()
+    view = view_for(state, seat, game.seat_names())
+    examples = example_commands(view)
+    assert len(examples) == 3
+    html = html_body(message)
+    assert "Reply to this email with one command:" in message.body
+    assert "Reply to this email with one command:" in html
+    for example in examples:
+        assert f"\n  {example}\n" in message.body
+        assert example in html
+    assert "play N · discard N · clue <name or seat> <colour or rank>" in message.body
+    assert "clue &lt;name or seat&gt; &lt;colour or rank&gt;" in html
+    assert message.extra_headers["Reply-To"] == reply_address(game.pk, seat, game.turn, user.pk)
+
+
+def deadline_in(game: Game, zone: str) -> str:
+    return dateformat.format(timezone.localtime(game.turn_deadline, ZoneInfo(zone)), "D j M, H:i e")
+
+
+def test_the_turn_email_is_the_whole_table_with_commands_to_reply_with(
+    alice, bob, carol, mailoutbox
+):
+    game = three_players_with_clues(alice, bob, carol, turn_time_limit=24)
+    mover = current_user(game)
+    User.objects.filter(pk=mover.pk).update(time_zone="Asia/Tokyo")
+    mailoutbox.clear()
+    run_due(Outbox.Kind.YOUR_TURN)
+    (message,) = mailoutbox
+    assert message.to == [mover.email]
+    assert_full_table(message, game, 2)
+    assert_reply_commands(message, game, 2, mover)
+    # The deadline in the reader's time zone, not the server's.
+    in_tokyo, in_utc = deadline_in(game, "Asia/Tokyo"), deadline_in(game, "UTC")
+    assert "JST" in in_tokyo and in_tokyo != in_utc
+    assert f"Play before {in_tokyo}." in message.body
+    assert in_tokyo in html_body(message) and in_utc not in message.body
+    # What happened since: both clues, and the table's counters.
+    assert message.body.index("Since your last turn:") < message.body.index("Fireworks:")
+    assert "Clue tokens 6/8 · Fuses 3/3 · Deck " in message.body
+    assert "Discards: none" in message.body
+    assert message.body.index("Your hand (") < message.body.index("Reply to this email")
+    assert message.body.index("Reply to this email") < message.body.index("Open the game")
+
+
+def test_the_reminder_has_the_same_table_and_reply_to(alice, bob, carol, mailoutbox):
+    game = three_players_with_clues(alice, bob, carol, turn_time_limit=24)
+    mover = current_user(game)
+    User.objects.filter(pk=mover.pk).update(time_zone="America/New_York")
+    mailoutbox.clear()
+    Outbox.objects.filter(kind=Outbox.Kind.REMINDER).update(due_at=timezone.now())
+    run_due(Outbox.Kind.REMINDER)
+    (message,) = mailoutbox
+    assert "ends soon" in message.subject
+    assert_full_table(message, game, 2)
+    assert_reply_commands(message, game, 2, mover)
+    assert f"time runs out at {deadline_in(game, 'America/New_York')}" in " ".join(
+        message.body.split()
+    )
+
+
+def test_a_game_with_no_time_limit_says_so_and_discards_show_by_suit(alice, bob, mailoutbox):
+    game = start_game(alice, bob)
+    play.submit_action(game.pk, current_user(game), first_clue(game), 0)
+    state = game.load_state()
+    discard = next(a for a in state.legal_actions() if type(a).__name__ == "Discard")
+    card = state.card(discard.card_id)
+    play.submit_action(game.pk, current_user(game), action_to_dict(discard), 1)
+    mailoutbox.clear()
+    run_due(Outbox.Kind.YOUR_TURN)
+    (message,) = mailoutbox
+    assert "No time limit." in message.body and "No time limit." in html_body(message)
+    assert f"Discards: {card.code}\n" in message.body
+    assert f'title="{card.name}"' in html_body(message)
+
+
+def test_the_table_renders_from_turn_context_alone_in_any_email(alice, bob, carol):
+    """Another email (the answer to a reply) includes the same partials with this context;
+    when it is not the seat's turn, there is no reply address and no example."""
+    game = three_players_with_clues(alice, bob, carol)
+    waiting = game.seats.select_related("user").get(position=0)
+    context = turn_context(game, waiting)
+    assert context["reply_to"] is None and context["examples"] == []
+    text = render_to_string("emails/games/_table.txt", context)
+    html = render_to_string("emails/games/_table.html", context)
+    names = game.seat_names()
+    assert f"\n2 {names[1]}:" in text and f"\n3 {names[2]}:" in text
+    assert f"Your hand (1 {names[0]})" in text and f"{names[2]} is to play." in text
+    assert f"<strong>3 {names[2]}</strong> (to play)" in html
+    assert render_to_string("emails/games/_commands.txt", context).strip() == ""
+
+    mover = game.seats.select_related("user").get(position=2)
+    context = turn_context(game, mover)
+    assert context["reply_to"] == reply_address(game.pk, 2, game.turn, mover.user_id)
+    assert context["examples"] == example_commands(context["view"])
+    assert set(context) >= {"game", "view", "recent", "said", "others", "own", "game_url"}

@@ -1,0 +1,187 @@
+"""What a reply to a turn email does: at most one move, through the same service as a move
+made on the site, and an answer saying what happened.
+
+Each stored message (mailplay/inbound.py) is processed by its outbox row. The message row is
+locked and its status changed in the same transaction as the move and the answer's outbox
+row: a worker that dies mid-way leaves the message waiting, and the outbox runs it again; a
+second run finds it processed and does nothing. The move itself locks the game
+(games/services/play.py), so a reply racing a web move or a timeout gives exactly one move.
+
+A reply address authorises one move of one seat in one turn (games/reply_address.py), and
+only for a message whose From is the seat's user: it never logs anyone in.
+"""
+
+import email
+import email.policy
+import logging
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import getaddresses
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import view_for
+from games.errors import GameError, StaleMove
+from games.models import Game, Seat
+from games.reply_address import is_genuine, scope_of, token_of
+from games.services import chat, play
+from games.text_commands import NotUnderstood, Reply, read_reply
+from mailplay.models import InboundMessage
+from mailplay.reply_text import UnreadableReply, written_text
+from outbox.delivery import schedule
+from outbox.models import Outbox
+from outbox.registry import handler
+
+logger = logging.getLogger(__name__)
+
+
+class Answer:
+    """What the answer email says happened (its templates branch on it)."""
+
+    MOVED = "moved"  # the move was made
+    REFUSED = "refused"  # a move the game would not take (illegal, not your turn…)
+    HELP = "help"  # the table and the commands, as asked
+    CHATTED = "chatted"  # only a message for the table talk
+    NOT_UNDERSTOOD = "not_understood"  # no command found: the commands
+    PASSED = "passed"  # the turn of this address is over: nothing can be done with it
+    WRONG_SENDER = "wrong_sender"  # not from the seat's user: nothing done, nothing shown
+
+
+@dataclass
+class Outcome:
+    status: str
+    answer: str | None  # None: no answer at all (an address this site never made)
+    text: str  # for the player (and the admin's log): never a hidden card
+
+
+def ignored(message: InboundMessage, why: str) -> Outcome:
+    logger.warning("inbound message #%s to %s ignored: %s", message.pk, message.recipient, why)
+    return Outcome(InboundMessage.Status.IGNORED, None, why)
+
+
+@handler(Outbox.Kind.INBOUND_EMAIL)
+def process_inbound(row: Outbox) -> None:
+    process(row.payload["message"])
+
+
+def process(message_pk: int) -> InboundMessage | None:
+    """Process one stored message, once: None if it was processed already."""
+    with transaction.atomic():
+        message = (
+            InboundMessage.objects.select_for_update()
+            .filter(pk=message_pk, status=InboundMessage.Status.RECEIVED)
+            .first()
+        )
+        if message is None:
+            return None
+        outcome = decide(message)
+        message.status = outcome.status
+        message.outcome = outcome.text
+        message.processed_at = timezone.now()
+        message.save(update_fields=["status", "outcome", "processed_at", "game", "seat", "turn"])
+        if outcome.answer is not None:
+            schedule(Outbox.Kind.MAIL_ANSWER, {"message": message.pk, "answer": outcome.answer})
+    logger.info("inbound message #%s: %s", message.pk, outcome.text)
+    return message
+
+
+def parsed(raw: bytes) -> EmailMessage:
+    return email.message_from_bytes(raw, policy=email.policy.default)
+
+
+def sender_address(parsed_message: EmailMessage) -> str:
+    """The From address, lower-cased ("" if there is none or it cannot be read)."""
+    try:
+        addresses = getaddresses([str(parsed_message.get("From", ""))])
+    except Exception:
+        return ""
+    return addresses[0][1].strip().lower() if addresses else ""
+
+
+def decide(message: InboundMessage) -> Outcome:
+    """Check the address, the sender and the turn; then do what the reply asks."""
+    token = token_of(message.recipient)
+    scoped = scope_of(token) if token else None
+    if scoped is None:
+        return ignored(message, "not a reply address")
+    scope, mac = scoped
+    seat = (
+        Seat.objects.select_related("user", "game")
+        .filter(game_id=scope.game_id, position=scope.seat, user__isnull=False)
+        .first()
+    )
+    if seat is None or not is_genuine(scope, mac, seat.user_id):
+        return ignored(message, "a forged or altered reply address")
+    message.game, message.seat, message.turn = seat.game, scope.seat, scope.turn
+    try:
+        content = parsed(bytes(message.raw))
+        sender = sender_address(content)
+    except Exception:
+        return ignored(message, "unreadable message")
+    if sender != seat.user.email.lower():
+        logger.warning(
+            "inbound message #%s to seat %s of game %s is from %r, not the seat's user",
+            message.pk,
+            scope.seat,
+            scope.game_id,
+            sender,
+        )
+        return Outcome(
+            InboundMessage.Status.ANSWERED,
+            Answer.WRONG_SENDER if sender else None,
+            "This address takes moves only from the player it was sent to: nothing was done.",
+        )
+    if seat.user.is_suspended() or not seat.user.is_active:
+        return ignored(message, "the player's account is suspended or closed")
+    game = seat.game
+    if not game.is_playing() or game.turn != scope.turn:
+        return Outcome(InboundMessage.Status.ANSWERED, Answer.PASSED, passed_text(game, scope.turn))
+    try:
+        reply = read_reply(written_text(content), seat_view(game, seat))
+    except (UnreadableReply, NotUnderstood) as error:
+        return Outcome(InboundMessage.Status.ANSWERED, Answer.NOT_UNDERSTOOD, error.reason)
+    return carry_out(game, seat, reply, scope.turn)
+
+
+def seat_view(game: Game, seat: Seat) -> dict:
+    return view_for(game.load_state(), seat.position, game.seat_names())
+
+
+def passed_text(game: Game, turn: int) -> str:
+    if game.is_finished():
+        return "The game is over: this reply came too late, and nothing was done."
+    if not game.is_playing():
+        return "This game is not being played now: nothing was done."
+    return (
+        f"This reply was for turn {turn + 1}, which has passed (the game is at turn "
+        f"{game.turn + 1}): nothing was done."
+    )
+
+
+def carry_out(game: Game, seat: Seat, reply: Reply, turn: int) -> Outcome:
+    """The chat first (it says something about the move, usually), then the move or help."""
+    said = []
+    if reply.chat:
+        try:
+            chat.post_message(game.pk, seat.user, reply.chat)
+            said.append("Your message was posted to the table talk.")
+        except GameError as error:
+            said.append(f"Your message was not posted: {error}")
+    if reply.action is not None:
+        try:
+            play.submit_action(game.pk, seat.user, reply.action, turn)
+        except StaleMove:
+            # Another move (the site, a timeout) landed while this reply was being read.
+            game.refresh_from_db()
+            text = " ".join([passed_text(game, turn), *said])
+            return Outcome(InboundMessage.Status.ANSWERED, Answer.PASSED, text)
+        except GameError as error:
+            text = " ".join([f"“{reply.summary}”: {error}", "Nothing was played.", *said])
+            return Outcome(InboundMessage.Status.ANSWERED, Answer.REFUSED, text)
+        text = " ".join([f"Done: {reply.summary}.", *said])
+        return Outcome(InboundMessage.Status.MOVED, Answer.MOVED, text)
+    if reply.wants_help:
+        text = " ".join(["Here is the table, and the commands you can reply with.", *said])
+        return Outcome(InboundMessage.Status.ANSWERED, Answer.HELP, text)
+    return Outcome(InboundMessage.Status.ANSWERED, Answer.CHATTED, " ".join(said))

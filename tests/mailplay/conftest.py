@@ -1,0 +1,65 @@
+"""Helpers for the play-by-email tests: a reply as a mail client writes it, and delivering
+it as the receiver would (stored, then processed by its outbox row, then answered)."""
+
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game
+from games.reply_address import reply_address
+from mailplay.inbound import receive
+from mailplay.models import InboundMessage
+from outbox import delivery
+from outbox.models import Outbox
+
+
+def address_for(game: Game, user: User, turn: int | None = None) -> str:
+    """The reply address of `user`'s seat at `turn` (default: the game's current turn)."""
+    game.refresh_from_db()
+    seat = game.seats.get(user=user)
+    return reply_address(game.pk, seat.position, game.turn if turn is None else turn, user.pk)
+
+
+def reply(
+    to: str,
+    sender: str,
+    text: str,
+    message_id: str | None = None,
+    html: str | None = None,
+) -> bytes:
+    """A top-posted reply as a mail client sends it: the new text, then the quote."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = "Re: Your turn in Hanabi game"
+    message["Message-ID"] = message_id or make_msgid(domain="client.example")
+    quoted = "On Tue, 24 Nov 2026 at 09:12, Hanabi <hanabi@localhost> wrote:\n> play 5\n"
+    if html is None:
+        message.set_content(f"{text}\n\n{quoted}")
+    else:
+        message.set_content(html, subtype="html")
+    return message.as_bytes()
+
+
+def run_due(kind: str) -> int:
+    """Run every due row of one kind, as a worker would; how many did their work."""
+    rows = Outbox.objects.filter(kind=kind, done_at=None, due_at__lte=timezone.now())
+    return sum(delivery.run(pk) for pk in rows.values_list("pk", flat=True))
+
+
+def deliver(raw: bytes, to: str, sender: str = "") -> InboundMessage | None:
+    """Store the message as the receiver does, process it and send its answer."""
+    message = receive(raw, InboundMessage.Source.SMTP, [to], sender)
+    run_due(Outbox.Kind.INBOUND_EMAIL)
+    run_due(Outbox.Kind.MAIL_ANSWER)
+    if message is not None:
+        message.refresh_from_db()
+    return message
+
+
+def send_reply(game: Game, user: User, text: str, **kwargs) -> InboundMessage | None:
+    """`user` replies `text` to their turn email of the game's current turn."""
+    to = address_for(game, user)
+    return deliver(reply(to, user.email, text, **kwargs), to, user.email)
