@@ -1,0 +1,97 @@
+"""The answers to a player's replies show nothing of their own cards, nor the deck: two
+games that differ only in those send the player the same answers, text and HTML; and a
+search of the answers finds none of the cards the player cannot see."""
+
+import pytest
+
+from games.engine import GameOptions, new_deck
+from games.models import Game
+from games.services import play
+from tests.games.conftest import make_user, start_game
+from tests.games.test_hidden_information import (
+    SEED,
+    _hide_swapped_deck,
+    _normalise_email,
+    _same_clue,
+    _shown_in_text,
+)
+from tests.mail import html_body
+from tests.mailplay.conftest import send_reply
+
+pytestmark = pytest.mark.django_db
+
+# What the viewer replies, one after the other, while it is their turn: each is answered
+# with the table (the clue is a move, answered with the table after it).
+REPLIES = ("help", "what is this?", "play 9", "clue 3 1")
+
+
+@pytest.fixture(autouse=True)
+def _send_at_once(settings):
+    settings.NOTIFY_DELAY_SECONDS = 0
+
+
+def answers(game: Game, viewer, mailoutbox, replies=REPLIES) -> list[tuple[str, str, str]]:
+    """(subject, text, HTML) of the answers to each reply, in order."""
+    found = []
+    for text in replies:
+        mailoutbox.clear()
+        send_reply(game, viewer, text)
+        (answer,) = [m for m in mailoutbox if m.to == [viewer.email]]
+        found.append((answer.subject, answer.body, html_body(answer)))
+    return found
+
+
+def clued_game(deck: list, users) -> Game:
+    return start_game(*users, deck=deck, seed=SEED, turn_time_limit=24)
+
+
+def test_the_answers_do_not_depend_on_the_readers_own_cards(mailoutbox):
+    users = [make_user(name) for name in ("ann", "ben", "cid")]
+    deck = [list(card) for card in new_deck(GameOptions(players=3), SEED)]
+    game_a = clued_game(deck, users)
+    viewer_seat = 1
+    viewer = game_a.seats.get(position=viewer_seat).user
+    deck_b = _hide_swapped_deck(deck, list(game_a.load_state().hand(viewer_seat)))
+    game_b = clued_game(deck_b, users)
+    clue = _same_clue(game_a, game_b, viewer_seat)
+    for game in (game_a, game_b):
+        play.submit_action(game.pk, game.seats.get(position=0).user, clue, 0)
+
+    answers_a = answers(game_a, viewer, mailoutbox)
+    answers_b = answers(game_b, viewer, mailoutbox)
+    for answer_a, answer_b in zip(answers_a, answers_b, strict=True):
+        for part_a, part_b in zip(answer_a, answer_b, strict=True):
+            assert _normalise_email(part_a, game_a) == _normalise_email(part_b, game_b)
+    # There was something to compare: each answer holds the table.
+    assert [subject.split(": ", 1)[1] for subject, _, _ in answers_a] == [
+        "the table and the commands",
+        "your reply was not understood",
+        "your reply was not understood",
+        "your move is made",
+    ]
+    assert all("Your hand" in text for _, text, _ in answers_a)
+
+
+def test_the_answers_name_no_hidden_card(mailoutbox):
+    users = [make_user(name) for name in ("ann", "ben")]
+    game = start_game(*users, seed=SEED, turn_time_limit=24)
+    viewer = game.seats.get(position=game.current_seat).user
+    state = game.load_state()
+    viewer_seat = game.current_seat
+    visible = {state.card(cid) for cid in state.hand(1 - viewer_seat)}
+    hidden = [state.card(cid) for cid in state.hand(viewer_seat)]
+    hidden += [state.card(cid) for cid in range(state.cards_drawn, len(state.deck))]
+    never_seen = {card for card in hidden if card not in visible}
+    assert any(state.card(cid) in never_seen for cid in state.hand(viewer_seat))
+
+    other = 1 - viewer_seat
+    rank = state.card(state.hand(other)[0]).rank
+    replies = [*REPLIES[:-1], f"clue {other + 1} {rank}"]
+    found = answers(game, viewer, mailoutbox, replies)
+    assert "your move is made" in found[-1][0]
+    for subject, text, html in found:
+        for card in never_seen:
+            for body in (subject, text, html):
+                assert card.name not in body, card
+            assert not _shown_in_text(card.code).search(text), card
+            assert f'title="{card.name}"' not in html and f">{card.code}<" not in html, card
