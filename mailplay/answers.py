@@ -58,10 +58,12 @@ def send_answer(row: Outbox) -> None:
 
 
 def _thread_headers(message: InboundMessage) -> dict:
-    """In-Reply-To and References, so that mail clients show the answer under the reply."""
-    if not message.message_id.startswith("<"):
-        return {}
-    return {"In-Reply-To": message.message_id, "References": message.message_id}
+    """In-Reply-To and References, so that mail clients show the answer under the reply;
+    and Auto-Submitted (RFC 3834), so that an out-of-office robot does not answer it."""
+    headers = {"Auto-Submitted": "auto-replied"}
+    if message.message_id.startswith("<"):
+        headers.update({"In-Reply-To": message.message_id, "References": message.message_id})
+    return headers
 
 
 def _move_text(game, turn: int, context: dict) -> str:

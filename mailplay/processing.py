@@ -99,6 +99,17 @@ def sender_address(parsed_message: EmailMessage) -> str:
     return addresses[0][1].strip().lower() if addresses else ""
 
 
+def is_automatic(parsed_message: EmailMessage) -> bool:
+    """An out-of-office or other automatic reply, as RFC 3834 and common practice mark it."""
+    auto_submitted = str(parsed_message.get("Auto-Submitted", "no")).strip().lower()
+    precedence = str(parsed_message.get("Precedence", "")).strip().lower()
+    return (
+        auto_submitted not in ("", "no")
+        or precedence in ("auto_reply", "bulk", "junk", "list")
+        or any(name in parsed_message for name in ("X-Autoreply", "X-Autorespond"))
+    )
+
+
 def decide(message: InboundMessage) -> Outcome:
     """Check the address, the sender and the turn; then do what the reply asks."""
     token = token_of(message.recipient)
@@ -119,6 +130,9 @@ def decide(message: InboundMessage) -> Outcome:
         sender = sender_address(content)
     except Exception:
         return ignored(message, "unreadable message")
+    if is_automatic(content):
+        # An out-of-office reply would be answered "not understood", and answer our answer.
+        return ignored(message, "an automatic reply (RFC 3834), not a player's")
     if sender != seat.user.email.lower():
         logger.warning(
             "inbound message #%s to seat %s of game %s is from %r, not the seat's user",

@@ -332,3 +332,26 @@ def test_replies_from_the_common_clients_make_the_move_they_name(sample, alice, 
     message = deliver(as_sent_to(REPLIES / sample, to, mover.email), to, mover.email)
     assert message.status == InboundMessage.Status.MOVED, message.outcome
     assert the_move(game, 1) == expected
+
+
+@pytest.mark.parametrize(
+    "header", ["Auto-Submitted: auto-replied", "Precedence: auto_reply", "X-Autoreply: yes"]
+)
+def test_an_out_of_office_reply_is_ignored_and_not_answered(game, mailoutbox, header):
+    mover = current_user(game)
+    to = address_for(game, mover)
+    name, value = header.split(": ")
+    raw = reply(to, mover.email, "I am away until Monday.").replace(
+        b"Subject:", f"{name}: {value}\nSubject:".encode()
+    )
+    mailoutbox.clear()
+    message = deliver(raw, to, mover.email)
+    assert message.status == InboundMessage.Status.IGNORED
+    assert mailoutbox == []
+
+
+def test_answers_say_they_are_automatic_so_that_robots_do_not_answer_them(game, mailoutbox):
+    mover = current_user(game)
+    send_reply(game, mover, "help")
+    (answer,) = answers_to(mailoutbox, mover)
+    assert answer.extra_headers["Auto-Submitted"] == "auto-replied"
