@@ -4,15 +4,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('outbox', '0002_account_email'),
+        ("outbox", "0002_account_email"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='outbox',
-            name='kind',
-            field=models.CharField(choices=[('invitation', 'invitation email'), ('your_turn', 'your-turn email'), ('reminder', 'deadline reminder email'), ('game_over', 'game-over email'), ('digest', 'daily digest email'), ('bot_move', "a bot's move"), ('suspended', 'suspension email'), ('analysis', "hindsight analysis of a finished game's deal"), ('account_email', 'account email (verification, code, reset, notice)'), ('inbound_email', 'a reply to a turn email, to process'), ('mail_answer', 'the answer to a reply to a turn email'), ('login_link', 'login link email (retired)'), ('password_reset', 'password reset email (retired)')], max_length=20),
+            model_name="outbox",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("invitation", "invitation email"),
+                    ("your_turn", "your-turn email"),
+                    ("reminder", "deadline reminder email"),
+                    ("game_over", "game-over email"),
+                    ("digest", "daily digest email"),
+                    ("bot_move", "a bot's move"),
+                    ("suspended", "suspension email"),
+                    ("analysis", "hindsight analysis of a finished game's deal"),
+                    ("account_email", "account email (verification, code, reset, notice)"),
+                    ("inbound_email", "a reply to a turn email, to process"),
+                    ("mail_answer", "the answer to a reply to a turn email"),
+                    ("login_link", "login link email (retired)"),
+                    ("password_reset", "password reset email (retired)"),
+                ],
+                max_length=20,
+            ),
         ),
     ]
