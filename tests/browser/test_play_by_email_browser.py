@@ -3,7 +3,6 @@ turn email on /dev/mail/ and answers it in the reply box, which sends the reply 
 to the built-in receiver, as a mail client would."""
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from django.test import Client
@@ -11,22 +10,12 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.models import Game
 from mailplay.models import InboundMessage
-from mailplay.receiver import controller
 from tests.browser.conftest import screenshot
 from tests.browser.test_game_browser import take_turn
-from tests.celery_helpers import free_port, wait_for
+from tests.celery_helpers import wait_for
 from tests.games.conftest import start_game
+from tests.mailplay.conftest import receiver  # noqa: F401  (a fixture)
 from tests.notifications.conftest import debug_urls, mail_folder  # noqa: F401  (fixtures)
-
-
-@pytest.fixture
-def receiver(settings) -> Iterator[None]:
-    """The built-in receiver on a free port, where the reply box sends."""
-    running = controller("127.0.0.1", free_port())
-    running.start()
-    settings.INBOUND_SMTP_HOST, settings.INBOUND_SMTP_PORT = running.hostname, running.port
-    yield
-    running.stop()
 
 
 def logged_in_page(browser: Browser, base: str, user) -> Page:
@@ -41,10 +30,14 @@ def logged_in_page(browser: Browser, base: str, user) -> Page:
 
 def answer_newest_turn_email(page: Page, base: str, turn: int) -> None:
     """On /dev/mail/, open Carol's newest turn email and reply with one of its commands."""
-    page.goto(f"{base}/dev/mail/")
-    page.get_by_role("row", name=re.compile(r"carol@example\.org.*Your turn")).first.get_by_role(
-        "link"
-    ).click()
+    # The email is written just after the move that made it Carol's turn commits.
+    turn_emails = page.get_by_role("row", name=re.compile(r"carol@example\.org.*Your turn"))
+    for _ in range(50):
+        page.goto(f"{base}/dev/mail/")
+        if turn_emails.count() > turn:
+            break
+        page.wait_for_timeout(200)
+    turn_emails.first.get_by_role("link").click()
     text = page.locator(".dev-mail-text").inner_text()
     commands = re.findall(r"^  (\S.*)$", text.split("with one command:")[1], re.MULTILINE)
     command = commands[turn % len(commands)]
@@ -60,7 +53,7 @@ def test_a_game_to_the_end_with_one_player_moving_only_by_email(
     settings,
     mail_folder,  # noqa: F811
     debug_urls,  # noqa: F811
-    receiver,
+    receiver,  # noqa: F811
     alice,
     bob,
     carol,

@@ -1,9 +1,11 @@
 """Helpers for the play-by-email tests: a reply as a mail client writes it, and delivering
 it as the receiver would (stored, then processed by its outbox row, then answered)."""
 
+from collections.abc import Iterator
 from email.message import EmailMessage
 from email.utils import make_msgid
 
+import pytest
 from django.utils import timezone
 
 from accounts.models import User
@@ -11,8 +13,10 @@ from games.models import Game
 from games.reply_address import reply_address
 from mailplay.inbound import receive
 from mailplay.models import InboundMessage
+from mailplay.receiver import controller
 from outbox import delivery
 from outbox.models import Outbox
+from tests.celery_helpers import free_port
 
 
 def address_for(game: Game, user: User, turn: int | None = None) -> str:
@@ -63,3 +67,14 @@ def send_reply(game: Game, user: User, text: str, **kwargs) -> InboundMessage | 
     """`user` replies `text` to their turn email of the game's current turn."""
     to = address_for(game, user)
     return deliver(reply(to, user.email, text, **kwargs), to, user.email)
+
+
+@pytest.fixture
+def receiver(settings) -> Iterator[tuple[str, int]]:
+    """The built-in receiver on a free port, (host, port), where /dev/mail/'s reply box
+    sends (INBOUND_SMTP_HOST and _PORT)."""
+    running = controller("127.0.0.1", free_port())
+    running.start()
+    settings.INBOUND_SMTP_HOST, settings.INBOUND_SMTP_PORT = running.hostname, running.port
+    yield running.hostname, running.port
+    running.stop()

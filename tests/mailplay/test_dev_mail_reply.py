@@ -3,28 +3,17 @@ over SMTP to the built-in receiver; without a receiver, the page says so."""
 
 import email
 import email.policy
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from games.models import Move
 from mailplay.models import InboundMessage
-from mailplay.receiver import controller
 from tests.celery_helpers import free_port
 from tests.games.conftest import current_user, start_game
 from tests.notifications.conftest import debug_urls, mail_folder  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def receiver(settings) -> Iterator[None]:
-    running = controller("127.0.0.1", free_port())
-    running.start()
-    settings.INBOUND_SMTP_HOST, settings.INBOUND_SMTP_PORT = running.hostname, running.port
-    yield
-    running.stop()
 
 
 def newest_turn_email(folder: Path, user) -> str:

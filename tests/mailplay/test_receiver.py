@@ -2,7 +2,6 @@
 addresses only, stores each before it answers 250, and refuses what it cannot take."""
 
 import smtplib
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,13 +15,9 @@ from tests.mailplay.conftest import address_for, reply
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def receiver(settings) -> Iterator[tuple[str, int]]:
+@pytest.fixture(autouse=True)
+def _send_at_once(settings):
     settings.NOTIFY_DELAY_SECONDS = 0
-    running = controller("127.0.0.1", free_port())
-    running.start()
-    yield running.hostname, running.port
-    running.stop()
 
 
 def test_a_reply_over_smtp_is_stored_and_makes_the_move(receiver, alice, bob):
