@@ -6,14 +6,17 @@ import email.policy
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from accounts.models import User
 from games.engine import action_to_dict, view_for
 from games.models import ChatMessage, ChatPolicy, Game, Move
 from games.services import play
 from games.text_commands import read_reply
+from mailplay.inbound import receive
 from mailplay.models import InboundMessage
 from mailplay.processing import process
+from outbox import delivery
 from outbox.models import Outbox
 from tests.games.conftest import current_user, start_game
 from tests.mailplay.conftest import address_for, deliver, reply, run_due, send_reply
@@ -355,3 +358,46 @@ def test_answers_say_they_are_automatic_so_that_robots_do_not_answer_them(game, 
     send_reply(game, mover, "help")
     (answer,) = answers_to(mailoutbox, mover)
     assert answer.extra_headers["Auto-Submitted"] == "auto-replied"
+
+
+def test_a_message_stored_but_never_run_is_picked_up_by_the_sweep(game):
+    """As after a crash between storing and enqueueing (or a broker outage): the outbox
+    sweep finds the row and the move is made, once."""
+    from outbox.delivery import enqueue_due
+
+    mover = current_user(game)
+    to = address_for(game, mover)
+    # In this test's transaction nothing is enqueued at commit: the row just waits.
+    message = receive(reply(to, mover.email, "play 1"), InboundMessage.Source.SMTP, [to])
+    assert message.status == InboundMessage.Status.RECEIVED
+    assert enqueue_due() >= 1  # tasks run in the test's process
+    message.refresh_from_db()
+    assert message.status == InboundMessage.Status.MOVED
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_a_failure_while_processing_undoes_the_move_and_the_retry_makes_it_once(game, monkeypatch):
+    """Everything a reply does is one transaction: if anything fails (here, writing the
+    answer's row), the move is undone and the message waits; the outbox runs it again."""
+    from mailplay import processing
+
+    mover = current_user(game)
+    to = address_for(game, mover)
+    message = receive(reply(to, mover.email, "play 1"), InboundMessage.Source.SMTP, [to])
+    (row,) = Outbox.objects.filter(kind=Outbox.Kind.INBOUND_EMAIL)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(processing, "schedule", broken)
+    assert not delivery.run(row.pk)
+    message.refresh_from_db()
+    assert message.status == InboundMessage.Status.RECEIVED
+    assert not Move.objects.exists()
+
+    monkeypatch.undo()
+    Outbox.objects.filter(pk=row.pk).update(due_at=timezone.now())  # its backoff has passed
+    assert delivery.run(row.pk)
+    message.refresh_from_db()
+    assert message.status == InboundMessage.Status.MOVED
+    assert Move.objects.filter(game=game).count() == 1
