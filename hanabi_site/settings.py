@@ -377,6 +377,8 @@ LOGGING = {
         "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
     },
     "loggers": {
+        # aiosmtpd logs every SMTP command of every conversation at INFO.
+        "mail.log": {"level": "WARNING"},
         "django.server": {
             "handlers": ["django.server"],
             "filters": ["drop_quiet_polls"],
