@@ -7,6 +7,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -38,22 +39,26 @@ def celery_worker(
             environment[key] = value
     quiet = "--loglevel=INFO --without-mingle --without-gossip --without-heartbeat"
     pool_options = [f"--pool={pool}"] + ([] if pool == "solo" else [f"--concurrency={concurrency}"])
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "hanabi_site", "worker", "--queues", queue]
-        + pool_options
-        + quiet.split(),
-        cwd=ROOT,
-        env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        yield worker
-    finally:
-        worker.terminate()
-        output, _ = worker.communicate(timeout=30)
-        print(output)  # shown by pytest when the test fails
+    # Its output goes to a file, not a pipe: a pipe nobody reads until the end fills up
+    # after a few hundred tasks' log lines, and the worker then blocks.
+    with tempfile.TemporaryFile(mode="w+") as log:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "hanabi_site", "worker", "--queues", queue]
+            + pool_options
+            + quiet.split(),
+            cwd=ROOT,
+            env=environment,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            yield worker
+        finally:
+            worker.terminate()
+            worker.wait(timeout=30)
+            log.seek(0)
+            print(log.read())  # shown by pytest when the test fails
 
 
 @contextmanager
