@@ -299,7 +299,10 @@ CELERY_BEAT_SCHEDULE = {
     "deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "outbox": {"task": "outbox.sweep", "schedule": 60.0},
     "daily-digest": {"task": "games.tasks.daily_digest", "schedule": crontab(hour=7, minute=0)},
+    "outbox-purge": {"task": "outbox.purge", "schedule": crontab(hour=3, minute=30)},
 }
+# Outbox rows done this many days ago are deleted by the nightly purge (outbox/purge.py).
+OUTBOX_KEEP_DAYS = env.int("OUTBOX_KEEP_DAYS", default=7)
 
 # Games: a your-turn email waits this long and is not sent while the player's page is open;
 # a player whose time runs out this many turns in a row is replaced by a bot.
