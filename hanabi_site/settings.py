@@ -237,6 +237,8 @@ MAIL_DOMAIN = env.str("MAIL_DOMAIN", default=_default_mail_domain(SITE_URL))
 REPLY_ADDRESS_PREFIX = env.str("REPLY_ADDRESS_PREFIX", default="play")
 # A reply is a few lines; anything bigger is refused (SMTP 552) or ignored (webhooks).
 INBOUND_MAX_BYTES = env.int("INBOUND_MAX_BYTES", default=256 * 1024)
+# Replies processed this many days ago are deleted by the nightly purge (mailplay/purge.py).
+INBOUND_KEEP_DAYS = env.int("INBOUND_KEEP_DAYS", default=30)
 # The built-in receiver (python manage.py receive_mail) listens here; /dev/mail/'s reply box
 # sends to it.
 INBOUND_SMTP_HOST = env.str("INBOUND_SMTP_HOST", default="127.0.0.1")
@@ -300,6 +302,7 @@ CELERY_BEAT_SCHEDULE = {
     "outbox": {"task": "outbox.sweep", "schedule": 60.0},
     "daily-digest": {"task": "games.tasks.daily_digest", "schedule": crontab(hour=7, minute=0)},
     "outbox-purge": {"task": "outbox.purge", "schedule": crontab(hour=3, minute=30)},
+    "inbound-purge": {"task": "mailplay.purge", "schedule": crontab(hour=3, minute=45)},
 }
 # Outbox rows done this many days ago are deleted by the nightly purge (outbox/purge.py).
 OUTBOX_KEEP_DAYS = env.int("OUTBOX_KEEP_DAYS", default=7)

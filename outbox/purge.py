@@ -42,6 +42,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from lib.batches import delete_in_batches
 from outbox.models import Outbox
 
 logger = logging.getLogger(__name__)
@@ -78,24 +79,7 @@ def purge_done(older_than: timedelta | None = None, batch: int = BATCH) -> int:
         older_than = timedelta(days=settings.OUTBOX_KEEP_DAYS)
     if older_than < timedelta(0):
         raise ValueError(f"older_than must not be negative: {older_than}")
-    condition = purgeable(older_than)
-    deleted = 0
-    after = 0  # pks ascend with age: each batch starts past the last, kept rows not re-read
-    while True:
-        pks = list(
-            Outbox.objects.filter(condition, pk__gt=after)
-            .order_by("pk")
-            .values_list("pk", flat=True)[:batch]
-        )
-        if not pks:
-            break
-        # The condition again: a row is deleted only if it still qualifies (it always does,
-        # a done row never changes, but the statement must not depend on that).
-        count, _ = Outbox.objects.filter(condition, pk__in=pks).delete()
-        deleted += count
-        after = pks[-1]
-        if len(pks) < batch:
-            break
+    deleted = delete_in_batches(Outbox.objects.filter(purgeable(older_than)), batch)
     if deleted:
         logger.info("outbox: %d rows done over %s days ago purged", deleted, older_than / DAY)
     return deleted
