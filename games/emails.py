@@ -19,6 +19,7 @@ from games.engine.cards import RANKS
 from games.models import Game, Invitation, MadeBy, Seat
 from games.reply_address import reply_address
 from games.services.announce import notify_delay
+from games.table_context import clue_badges
 from games.text_commands import example_commands
 from lib.emails import send_email
 from lib.time_zones import zone_named
@@ -192,24 +193,12 @@ def _wrap(text: str, indent: str, width: int = TEXT_WIDTH) -> list[str]:
     ) or [text]
 
 
-def _clue_values(card: dict) -> tuple[list[str], list[str]]:
-    """The clues that touched the card and those that missed it, as "red" or "5"."""
-    touched: list[str] = []
-    missed: list[str] = []
-    for note in card.get("clues", []):
-        value = note["colour"] or str(note["rank"])
-        target = touched if note["touched"] else missed
-        if value not in target:
-            target.append(value)
-    return touched, missed
-
-
 def _other_hand(hand: dict) -> dict:
     """A hand the reader sees: each card with its colours, its name, the clues that touched
     it and its text cell ("2 G1 (green)")."""
     cards = []
     for card in hand["cards"]:
-        touched, _missed = _clue_values(card)
+        touched, _missed = clue_badges(card)
         cell = f"{card['slot']} {card['code']}"
         if touched:
             cell += f" ({', '.join(touched)})"
@@ -250,7 +239,7 @@ def _own_hand(hand: dict, num_suits: int) -> dict:
     identity: the view has none for one's own cards."""
     cards = []
     for card in hand["cards"]:
-        touched, missed = _clue_values(card)
+        touched, missed = clue_badges(card)
         knows = "; ".join(
             part
             for part in (", ".join(touched), ", ".join(f"not {value}" for value in missed))

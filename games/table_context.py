@@ -41,7 +41,7 @@ def _grid(card: dict, num_suits: int) -> list[dict]:
     return rows
 
 
-def _clue_badges(card: dict) -> tuple[list[str], list[str]]:
+def clue_badges(card: dict) -> tuple[list[str], list[str]]:
     """The values of clues that touched the card, and of those that missed it."""
     touched, missed = [], []
     for note in card.get("clues", []):
@@ -73,7 +73,7 @@ def table(view: dict, automatic_turns: dict[int, str] | None = None) -> dict:
     for hand in view["hands"]:
         cards = []
         for card in hand["cards"]:
-            touched, missed = _clue_badges(card)
+            touched, missed = clue_badges(card)
             entry = {**card, "touched_by": touched, "missed_by": missed}
             if "suit" in card:
                 entry = visible_card(entry)
