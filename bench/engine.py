@@ -12,13 +12,25 @@ What it measures, each as the median of several repetitions:
 * rebuild: the time to rebuild a finished long game's state from its stored actions, as the
   site does on every move (from Action objects, and from the JSON dicts a database holds).
 * view, copy: building one player's view, and copying a state for a simulation.
+* views after 60 moves (2 players; 5 players with the sixth suit): ``view_for`` called again
+  on the same state (what the state keeps makes it cost in proportion to the hands), and a
+  request's engine work: replay the 60 moves, then ``view_for``.
 
 The machine is shared: absolute figures vary from run to run, compare ratios.
+
+    python bench/engine.py --baseline DIR   # this engine against an older copy of it
+
+compares the rebuild, view and copy figures of this engine with those of the engine in
+DIR/games/engine (an older version, say ``mkdir DIR && git archive HEAD games/engine | tar -x
+-C DIR``), both loaded in the same process and timed in alternation, so that the machine's
+load weighs on both alike: it prints each figure's median for both and the median of the
+per-round ratios (new / old).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import platform
 import statistics
@@ -148,7 +160,110 @@ def bench(repeat: int, games: int, calls: int) -> dict:
         "copy_us": round(per_call(repeat, calls * 10, mid.copy) * 1e6, 2),
         "legal_actions_us": round(per_call(repeat, calls * 10, mid.legal_actions) * 1e6, 2),
     }
+    views = []
+    for options, seed in ((GameOptions(2), 11), (GameOptions(5, multicolour=1), 12)):
+        moves = careful_random_game(options, seed).actions[:60]
+        state = replay(options, seed, moves)
+        names = ["Ann", "Bob", "Cid", "Dee", "Eve"][: options.players]
+
+        def request(options=options, seed=seed, moves=moves, names=names):
+            return view_for(replay(options, seed, moves), 1, names)
+
+        views.append(
+            {
+                "game": f"{options.describe()}, {len(moves)} moves",
+                "view_for_us": round(
+                    per_call(repeat, calls, lambda s=state, n=names: view_for(s, 1, n)) * 1e6, 1
+                ),
+                "replay_us": round(
+                    per_call(repeat, calls, lambda o=options, s=seed, m=moves: replay(o, s, m))
+                    * 1e6,
+                    1,
+                ),
+                "replay_and_view_for_us": round(per_call(repeat, calls, request) * 1e6, 1),
+            }
+        )
+    results["views"] = views
     return results
+
+
+def load_engine(directory: str):
+    """The engine in ``directory``/games/engine, as a package of its own (its imports are
+    relative), beside the current one."""
+    init = Path(directory) / "games" / "engine" / "__init__.py"
+    spec = importlib.util.spec_from_file_location(
+        "baseline_engine", init, submodule_search_locations=[str(init.parent)]
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_engine"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def compare(baseline, repeat: int, calls: int) -> dict:
+    """The baseline engine (old) and this one (new) on the same games, timed in alternation."""
+    import games.engine as current
+
+    games = [
+        ("2 players", {"players": 2}, 11, 60),
+        ("5 players, sixth suit", {"players": 5, "multicolour": 1}, 12, 60),
+        ("3 players, finished", {"players": 3}, 2024, None),
+    ]
+    cases: dict[str, list] = {}
+    for label, arguments, seed, moves in games:
+        dicts = [
+            action_to_dict(action)
+            for action in careful_random_game(GameOptions(**arguments), seed).actions[:moves]
+        ]
+        label = f"{label}, {len(dicts)} moves"
+        for engine in (baseline, current):
+            options = engine.GameOptions(**arguments)
+            actions = [engine.action_from_dict(d) for d in dicts]
+            state = engine.replay(options, seed, actions)
+            names = ["Ann", "Bob", "Cid", "Dee", "Eve"][: options.players]
+            view_for_ = engine.view_for
+            replay_ = engine.replay
+
+            def request(o=options, s=seed, a=actions, n=names, r=replay_, v=view_for_):
+                return v(r(o, s, a), 1, n)
+
+            for what, function, batch in (
+                ("replay", lambda o=options, s=seed, a=actions, r=replay_: r(o, s, a), calls),
+                (
+                    "replay from JSON dicts",
+                    lambda o=options, s=seed, d=dicts, r=replay_: r(o, s, d),
+                    calls,
+                ),
+                (
+                    "view_for (same state again)",
+                    lambda s=state, n=names, v=view_for_: v(s, 1, n),
+                    calls,
+                ),
+                ("replay, then view_for", request, calls),
+                ("copy()", state.copy, calls * 20),
+            ):
+                cases.setdefault(f"{label}: {what}", []).append((function, batch))
+    times: dict[str, tuple[list, list]] = {key: ([], []) for key in cases}
+    for round_ in range(repeat):
+        for key, pair in cases.items():
+            order = (0, 1) if round_ % 2 == 0 else (1, 0)
+            for which in order:
+                function, batch = pair[which]
+                started = time.perf_counter()
+                for _ in range(batch):
+                    function()
+                times[key][which].append((time.perf_counter() - started) / batch * 1e6)
+    rows = []
+    for key, (old, new) in times.items():
+        rows.append(
+            {
+                "figure": key,
+                "old_us": round(statistics.median(old), 2),
+                "new_us": round(statistics.median(new), 2),
+                "ratio": round(statistics.median(b / a for a, b in zip(old, new, strict=True)), 3),
+            }
+        )
+    return {"python": platform.python_version(), "repeat": repeat, "rows": rows}
 
 
 def print_table(results: dict) -> None:
@@ -173,6 +288,11 @@ def print_table(results: dict) -> None:
     print(f"  view_for, mid-game            {rebuild['view_for_mid_game_ms']:>8} ms")
     print(f"  copy()                        {rebuild['copy_us']:>8} µs")
     print(f"  legal_actions()               {rebuild['legal_actions_us']:>8} µs")
+    for row in results["views"]:
+        print(f"\nview: {row['game']}")
+        print(f"  view_for, same state again    {row['view_for_us']:>8} µs")
+        print(f"  replay                        {row['replay_us']:>8} µs")
+        print(f"  replay, then view_for         {row['replay_and_view_for_us']:>8} µs")
 
 
 def main() -> int:
@@ -182,9 +302,24 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=200, help="calls per timed batch")
     parser.add_argument("--quick", action="store_true", help="a fast smoke run")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--baseline", metavar="DIR", help="compare with the engine in DIR/games/engine"
+    )
     args = parser.parse_args()
     if args.quick:
         args.repeat, args.games, args.calls = 3, 200, 20
+    if args.baseline:
+        results = compare(load_engine(args.baseline), args.repeat * 3, max(args.calls // 2, 10))
+        if args.json:
+            print(json.dumps(results, indent=2, ensure_ascii=False))
+        else:
+            print(f"Python {results['python']}; median of {results['repeat']} alternating rounds")
+            print(f"{'':<62} {'old µs':>9} {'new µs':>9} {'new/old':>8}")
+            for row in results["rows"]:
+                print(
+                    f"{row['figure']:<62} {row['old_us']:>9} {row['new_us']:>9} {row['ratio']:>8}"
+                )
+        return 0
     results = bench(args.repeat, args.games, args.calls)
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))

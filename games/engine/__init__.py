@@ -34,7 +34,13 @@ from .hanablive import (
     to_hanablive,
 )
 from .history import describe, end_text, history_text
-from .knowledge import clue_notes, possible_counted, possible_identities, visible_counts
+from .knowledge import (
+    card_clue_notes,
+    clue_notes,
+    possible_counted,
+    possible_identities,
+    visible_counts,
+)
 from .options import MAX_CLUE_TOKENS, MULTICOLOUR_VARIANTS, GameOptions, InvalidOptions
 from .perspectives import event_dict, finished_view, spectator_view, view_for
 from .record import GameRecord, RecordError, from_record, to_record
@@ -85,6 +91,7 @@ __all__ = [
     "action_from_dict",
     "action_text",
     "action_to_dict",
+    "card_clue_notes",
     "clue_notes",
     "clue_touch_mask",
     "dealt_hands",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import SUITS
+from .cards import SUITS, Card
 from .options import MAX_CLUE_TOKENS
 from .rules import End
 from .state import Event, GameState, rating_word
@@ -27,7 +27,19 @@ def clue_value_text(colour: int | None, rank: int | None) -> str:
 
 def describe(event: Event, state: GameState, names: Sequence[str] | None = None) -> str:
     """One sentence for one event of ``state``'s game."""
+    card = None if event.card_id is None else state.deck[event.card_id]
+    target, rest = sentence_parts(event, card)
     who = player_name(names, event.seat)
+    if target is None:
+        return who + rest
+    return f"{who} clues {player_name(names, target)}{rest}"
+
+
+def sentence_parts(event: Event, card: Card | None) -> tuple[int | None, str]:
+    """describe()'s sentence without the names, which it puts in front: (the seat clued, or
+    None; the rest of the sentence). The sentence is the actor's name, then " clues " and the
+    clued seat's name for a clue, then the rest. ``card`` is the card played or discarded
+    (None for a clue): nothing else of the game goes into the sentence."""
     if event.kind == "clue":
         count = len(event.touched)
         touching = (
@@ -35,15 +47,13 @@ def describe(event: Event, state: GameState, names: Sequence[str] | None = None)
             if count == 0
             else f"touching {count} card" + ("s" if count > 1 else "")
         )
-        value = clue_value_text(event.colour, event.rank)
-        return f"{who} clues {player_name(names, event.target)}: {value}, {touching}"
-    card = state.deck[event.card_id]
+        return event.target, f": {clue_value_text(event.colour, event.rank)}, {touching}"
     if event.kind == "discard":
-        return f"{who} discards {card.name}"
+        return None, f" discards {card.name}"
     if not event.placed:
         burn = "last fuse burns" if event.fuses_left == 0 else "fuse burns"
-        return f"{who} misplays {card.name} ({burn})"
-    text = f"{who} plays {card.name}"
+        return None, f" misplays {card.name} ({burn})"
+    text = f" plays {card.name}"
     if event.bonus:
         text += f" (the {card.suit_name} firework is complete: a clue token comes back)"
     elif card.rank == 5:
@@ -51,7 +61,7 @@ def describe(event: Event, state: GameState, names: Sequence[str] | None = None)
             f" (the {card.suit_name} firework is complete; all {MAX_CLUE_TOKENS} clue tokens "
             "were already available)"
         )
-    return text
+    return None, text
 
 
 def history_text(state: GameState, names: Sequence[str] | None = None) -> list[str]:

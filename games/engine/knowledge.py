@@ -14,6 +14,7 @@ Everything here reads only what the holder may know, so it is safe to put in the
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from .cards import IDENTITIES, copies_per_identity
@@ -40,18 +41,35 @@ def identities_of(mask: int) -> list[int]:
     return result
 
 
-def clue_notes(state: GameState) -> dict[int, list[ClueNote]]:
-    """For every card that was in a clued hand: the clues that touched or missed it, in order."""
-    notes: dict[int, list[ClueNote]] = {}
-    for event in state.events:
-        if event.kind != "clue":
-            continue
-        touched = event.touched
-        for cid in event.hand:
-            notes.setdefault(cid, []).append(
-                ClueNote(event.turn, event.seat, event.colour, event.rank, cid in touched)
-            )
+@functools.lru_cache(maxsize=4096)
+def _identities(mask: int) -> tuple[int, ...]:
+    return tuple(identities_of(mask))
+
+
+def card_clue_notes(state: GameState, card_id: int) -> list[ClueNote]:
+    """The clues that touched or missed one card while it was in its holder's hand, in order
+    (the state keeps their turns as they are given: no walk over the history)."""
+    events = state.events
+    notes = []
+    for turn in state.clue_turns(card_id):
+        event = events[turn]
+        notes.append(ClueNote(turn, event.seat, event.colour, event.rank, card_id in event.touched))
     return notes
+
+
+def clue_notes(state: GameState) -> dict[int, list[ClueNote]]:
+    """For every card that was in a clued hand: the clues that touched or missed it, in order.
+
+    The cards come in the order the history first clued them (by turn, then by slot).
+    """
+    events = state.events
+    first = []
+    for cid in range(state.cards_drawn):
+        turns = state.clue_turns(cid)
+        if turns:
+            first.append((turns[0], events[turns[0]].hand.index(cid), cid))
+    first.sort()
+    return {cid: card_clue_notes(state, cid) for _, _, cid in first}
 
 
 def possible_identities(state: GameState, card_id: int) -> list[int]:
@@ -62,14 +80,13 @@ def possible_identities(state: GameState, card_id: int) -> list[int]:
 def visible_counts(state: GameState, viewer: int | None) -> list[int]:
     """How many copies of each identity ``viewer`` can see: discards, fireworks and the other
     hands. ``viewer=None`` counts only the public cards (discards and fireworks)."""
-    counts = [0] * IDENTITIES
-    ident = [card.identity for card in state.deck]
-    for cid in state.discards:
-        counts[ident[cid]] += 1
-    for cid in state.played:
-        counts[ident[cid]] += 1
+    # The public cards are the copies no longer left (in the deck or a hand): the state keeps
+    # that count, so this costs in proportion to the hands, not to the discards.
+    total = copies_per_identity(state.options.multicolour)
+    counts = [total[ident] - state.copies_left(ident) for ident in range(IDENTITIES)]
     if viewer is not None:
-        for seat, hand in enumerate(state.hands):
+        ident = state._ident
+        for seat, hand in enumerate(state._hands):
             if seat != viewer:
                 for cid in hand:
                     counts[ident[cid]] += 1
@@ -88,7 +105,7 @@ def possible_counted(
         visible = visible_counts(state, viewer)
     total = copies_per_identity(state.options.multicolour)
     result = {}
-    for ident in identities_of(state.clue_mask(card_id)):
+    for ident in _identities(state.clue_mask(card_id)):
         unseen = total[ident] - visible[ident]
         if unseen > 0:
             result[ident] = unseen

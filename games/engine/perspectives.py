@@ -12,56 +12,95 @@
 
 A visible card is ``{"id", "suit", "rank", "code"}``; a hidden own card has no suit, rank or
 code key at all, so leaks are easy to test for.
+
+Cost: a view is built in proportion to the hands, plus one shallow dict per history entry and
+discarded card. The state keeps each card's clue turns as clues are given, and each history
+entry's names-free parts are worked out once per event and kept in the state's
+``_view_cache`` (a tuple, shared by copies until they diverge); every call returns fresh
+dicts and lists all the way down, so a caller may change its view freely.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-from .cards import SUIT_LETTERS, SUITS, identity_code
-from .history import describe, end_text, player_name
-from .knowledge import ClueNote, clue_notes, identities_of, possible_counted, visible_counts
+from .cards import IDENTITIES, MAX_RANK, SUIT_LETTERS, SUITS, Card, identity_code
+from .history import end_text, player_name, sentence_parts
+from .knowledge import identities_of, possible_counted, visible_counts
 from .options import MAX_CLUE_TOKENS
 from .rules import may_clue, may_discard
 from .state import Event, GameState, rating_word
 
+# Each identity's (suit name, rank, code), worked out once.
+_FACES = tuple(
+    (SUITS[ident // MAX_RANK], ident % MAX_RANK + 1, identity_code(ident))
+    for ident in range(IDENTITIES)
+)
+
 
 def card_dict(state: GameState, card_id: int) -> dict:
-    card = state.deck[card_id]
-    return {"id": card_id, "suit": SUITS[card.suit], "rank": card.rank, "code": card.code}
+    suit, rank, code = _FACES[state._ident[card_id]]
+    return {"id": card_id, "suit": suit, "rank": rank, "code": code}
 
 
-def _note_dict(note: ClueNote) -> dict:
+_CODES = tuple(identity_code(ident) for ident in range(IDENTITIES))
+
+
+@functools.lru_cache(maxsize=4096)
+def _possible_codes(mask: int) -> tuple[str, ...]:
+    return tuple([identity_code(ident) for ident in identities_of(mask)])
+
+
+def _knowledge(state: GameState, card_id: int) -> dict:
+    events = state.events
+    clues = []
+    clued = False
+    for turn in state.clue_turns(card_id):
+        event = events[turn]
+        touched = card_id in event.touched
+        clued = clued or touched
+        colour = event.colour
+        clues.append(
+            {
+                "turn": turn,
+                "giver": event.seat,
+                "colour": None if colour is None else SUITS[colour],
+                "rank": event.rank,
+                "touched": touched,
+            }
+        )
     return {
-        "turn": note.turn,
-        "giver": note.giver,
-        "colour": None if note.colour is None else SUITS[note.colour],
-        "rank": note.rank,
-        "touched": note.touched,
-    }
-
-
-def _knowledge(state: GameState, card_id: int, notes: dict[int, list[ClueNote]]) -> dict:
-    card_notes = notes.get(card_id, [])
-    return {
-        "clues": [_note_dict(note) for note in card_notes],
-        "clued": any(note.touched for note in card_notes),
-        "possible": [identity_code(i) for i in identities_of(state.clue_mask(card_id))],
+        "clues": clues,
+        "clued": clued,
+        "possible": list(_possible_codes(state.clue_mask(card_id))),
     }
 
 
 def _counted(state: GameState, seat: int, card_id: int, visible: list[int]) -> dict[str, int]:
     counted = possible_counted(state, seat, card_id, visible)
-    return {identity_code(ident): count for ident, count in counted.items()}
+    return {_CODES[ident]: count for ident, count in counted.items()}
 
 
-def event_dict(event: Event, state: GameState, names: Sequence[str] | None = None) -> dict:
-    """One history entry, structured, with its sentence under "text"."""
+# The names-free parts of one history entry: the entry without its "text" (which holds
+# None), the clued seat or None, the rest of the sentence (history.sentence_parts).
+_EntryParts = tuple[dict, "int | None", str]
+
+
+def _entry_parts(event: Event, state: GameState) -> _EntryParts:
+    return _parts_of(event, -1 if event.card_id is None else state._ident[event.card_id])
+
+
+# Shared by every state whose history holds an equal event (same fields; same identity of the
+# card played or discarded, which is all the entry reads of the deck): a state rebuilt from
+# its moves on every request finds its entries here. Never mutated (see _entry).
+@functools.lru_cache(maxsize=4096)
+def _parts_of(event: Event, ident: int) -> _EntryParts:
     entry: dict = {
         "turn": event.turn,
         "seat": event.seat,
         "type": event.kind,
-        "text": describe(event, state, names),
+        "text": None,
         "clue_tokens": event.clue_tokens,
         "fuses_left": event.fuses_left,
     }
@@ -69,14 +108,55 @@ def event_dict(event: Event, state: GameState, names: Sequence[str] | None = Non
         entry["target"] = event.target
         entry["colour"] = None if event.colour is None else SUITS[event.colour]
         entry["rank"] = event.rank
-        entry["touched"] = list(event.touched)
+        entry["touched"] = event.touched  # a tuple: each entry gets its own list
     else:
-        entry["card"] = card_dict(state, event.card_id)
+        suit, rank, code = _FACES[ident]
+        # each entry gets its own copy of this dict
+        entry["card"] = {"id": event.card_id, "suit": suit, "rank": rank, "code": code}
         entry["drawn"] = event.drawn
         if event.kind == "play":
             entry["placed"] = event.placed
             entry["bonus"] = event.bonus
+    card = None if ident < 0 else Card(ident // MAX_RANK, ident % MAX_RANK + 1)
+    target, rest = sentence_parts(event, card)
+    return entry, target, rest
+
+
+def _entry(parts: _EntryParts, shown: list[str]) -> dict:
+    """A fresh history entry (no dict or list shared with any other) from its parts, with
+    ``shown`` the name of each seat."""
+    base, target, rest = parts
+    entry = base.copy()
+    if target is None:
+        entry["text"] = shown[base["seat"]] + rest
+        entry["card"] = base["card"].copy()
+    else:
+        entry["text"] = f"{shown[base['seat']]} clues {shown[target]}{rest}"
+        entry["touched"] = list(base["touched"])
     return entry
+
+
+def _history_parts(state: GameState) -> tuple[_EntryParts, ...]:
+    """Every event's entry parts: those made for an earlier call, and the new events'."""
+    cache = state._view_cache
+    events = state.events
+    if len(cache) != len(events):
+        # Events are only ever appended, and a copy shares its original's tuple (made from
+        # the events they share), so the cache is always a prefix of the history.
+        cache = cache + tuple([_entry_parts(event, state) for event in events[len(cache) :]])
+        state._view_cache = cache
+    return cache
+
+
+def _history(state: GameState, names: Sequence[str] | None) -> list[dict]:
+    shown = [player_name(names, seat) for seat in range(state.players)]
+    return [_entry(parts, shown) for parts in _history_parts(state)]
+
+
+def event_dict(event: Event, state: GameState, names: Sequence[str] | None = None) -> dict:
+    """One history entry, structured, with its sentence under "text"."""
+    shown = [player_name(names, seat) for seat in range(state.players)]
+    return _entry(_entry_parts(event, state), shown)
 
 
 def _common(state: GameState, names: Sequence[str] | None) -> dict:
@@ -104,7 +184,7 @@ def _common(state: GameState, names: Sequence[str] | None) -> dict:
             for suit, height in enumerate(state.fireworks)
         ],
         "discards": [card_dict(state, cid) for cid in state.discards],
-        "history": [event_dict(event, state, names) for event in state.events],
+        "history": _history(state, names),
         "is_over": over,
         "end": None if state.end is None else str(state.end),
         "end_text": end_text(state, names),
@@ -116,7 +196,6 @@ def view_for(state: GameState, seat: int, names: Sequence[str] | None = None) ->
     """What the player at ``seat`` may know (see the module docstring)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
         raise ValueError(f"there is no seat {seat!r} in this game")
-    notes = clue_notes(state)
     visible = visible_counts(state, seat)
     hands = []
     for holder, hand in enumerate(state.hands):
@@ -124,11 +203,11 @@ def view_for(state: GameState, seat: int, names: Sequence[str] | None = None) ->
         for slot, cid in enumerate(hand, start=1):
             entry = {"id": cid, "slot": slot}
             if holder == seat:
-                entry.update(_knowledge(state, cid, notes))
+                entry.update(_knowledge(state, cid))
                 entry["possible_counted"] = _counted(state, seat, cid, visible)
             else:
                 entry.update(card_dict(state, cid))
-                entry.update(_knowledge(state, cid, notes))
+                entry.update(_knowledge(state, cid))
             cards.append(entry)
         hands.append(
             {
@@ -167,13 +246,12 @@ def spectator_view(
     state: GameState, names: Sequence[str] | None = None, include_deck: bool = False
 ) -> dict:
     """Every hand, each card with what its holder knows (including by counting)."""
-    notes = clue_notes(state)
     hands = []
     for holder, hand in enumerate(state.hands):
         visible = visible_counts(state, holder)
         cards = []
         for slot, cid in enumerate(hand, start=1):
-            entry = {"slot": slot, **card_dict(state, cid), **_knowledge(state, cid, notes)}
+            entry = {"slot": slot, **card_dict(state, cid), **_knowledge(state, cid)}
             entry["possible_counted"] = _counted(state, holder, cid, visible)
             cards.append(entry)
         hands.append({"seat": holder, "name": player_name(names, holder), "cards": cards})

@@ -205,6 +205,9 @@ class GameState:
         "_left",
         "_max_reach",
         "_score",
+        "_clue_turns",
+        # a cache for perspectives.py (derived from events; see _view_cache in _deal)
+        "_view_cache",
     )
 
     def __init__(self, options: GameOptions, deck: Sequence, seed: int | None = None) -> None:
@@ -250,6 +253,13 @@ class GameState:
         self._left = list(rules.copies)
         self._score = 0
         self._max_reach = rules.max_score
+        # Per card id, the turns (event indexes) of the clues given to its holder while it
+        # was in the hand, oldest first: its clue notes without a walk over the history.
+        self._clue_turns: list[tuple[int, ...]] = [()] * len(deck)
+        # What perspectives.py has worked out once per event (the names-free parts of the
+        # history entries), a tuple: immutable, so copies share it, and each state extends
+        # its own. Derived from ``events`` alone; never part of the fingerprint.
+        self._view_cache: tuple = ()
 
     # -- reading the state -----------------------------------------------------------------
 
@@ -337,6 +347,11 @@ class GameState:
     def clue_mask(self, card_id: int) -> int:
         """Bitmask of the identities the card can be, given the clues it received."""
         return self._masks[card_id]
+
+    def clue_turns(self, card_id: int) -> tuple[int, ...]:
+        """The turns of the clues given to the card's holder while it was in the hand (each
+        touched or missed it), oldest first: ``events[turn]`` is the clue."""
+        return self._clue_turns[card_id]
 
     def copies_left(self, ident: int) -> int:
         """Copies of an identity not yet played, discarded or misplayed."""
@@ -506,8 +521,11 @@ class GameState:
             raise IllegalAction("a clue must touch at least one card (empty clues are off)")
         masks = self._masks
         miss = ~touch
+        notes = self._clue_turns
+        turn = (self.turn,)
         for cid in hand:
             masks[cid] &= touch if bit[cid] & touch else miss
+            notes[cid] += turn
         self.clue_tokens -= 1
         # Event's fields in order, built directly: this runs once per action replayed.
         return _new_event(
@@ -642,6 +660,8 @@ class GameState:
         new._left = self._left[:]
         new._max_reach = self._max_reach
         new._score = self._score
+        new._clue_turns = self._clue_turns[:]
+        new._view_cache = self._view_cache
         return new
 
     def __repr__(self) -> str:
