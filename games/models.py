@@ -117,6 +117,9 @@ class Game(models.Model):
     chat_policy = models.CharField(
         max_length=10, choices=ChatPolicy.choices, default=ChatPolicy.AFTER
     )
+    # Raised by every change to what a page of the game shows (a move, chat, the clock,
+    # seats, a moderator's action), in the change's transaction: games/services/versions.py.
+    version = models.PositiveIntegerField(default=0, editable=False)
 
     objects = GameQuerySet.as_manager()
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import chat, lobby, replay, table
+from games.views import chat, events, lobby, replay, table
 
 app_name = "games"
 urlpatterns = [
@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/invite/", lobby.invite, name="invite_email"),
     path("games/<int:game_id>/", table.detail, name="detail"),
     path("games/<int:game_id>/poll/", table.poll, name="poll"),
+    path("games/<int:game_id>/events/", events.events, name="events"),
     path("games/<int:game_id>/move/", table.move, name="move"),
     path("games/<int:game_id>/pause/", table.pause, name="pause"),
     path("games/<int:game_id>/resume/", table.resume, name="resume"),

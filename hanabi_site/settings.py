@@ -66,6 +66,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Issue 15: a poll of an unchanged game answered from the cache, before the session
+    # and the user are loaded (no database query); anything else goes on.
+    "games.views.table.unchanged_poll_middleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -190,8 +193,18 @@ if env.str("REDIS_URL", default="") and not RUNNING_TESTS:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": env.str("REDIS_URL"),
             "KEY_PREFIX": "hanabi",
+            # Issue 15: polls and every change to a game use the cache (games/services/
+            # versions.py); with Redis stopped or frozen they give up quickly and ask the
+            # database, instead of waiting without end.
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.5},
         }
     }
+# Issue 15: the poll answers "nothing changed" from the cache only when every process (web
+# and worker) shares it, Redis: the embedded default's cache is each process's memory, which
+# would never hear of a worker's move. The tests run everything in one process.
+POLL_FROM_CACHE = env.bool(
+    "POLL_FROM_CACHE", default=bool(env.str("REDIS_URL", default="")) or RUNNING_TESTS
+)
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
@@ -250,6 +263,10 @@ ANYMAIL = {
     "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default="") or None,
     "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default="") or None,
 }
+
+# Push (games/push.py): with Redis, each change to a game is published, and the `push`
+# process (uvicorn) streams it to open pages; PUSH_ENABLED=false keeps pages to polling.
+PUSH_ENABLED = env.bool("PUSH_ENABLED", default=True)
 
 # Celery: Redis when REDIS_URL is set; otherwise kombu's filesystem transport, which
 # needs no server and works across processes on one machine.

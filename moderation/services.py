@@ -16,7 +16,7 @@ from games import limits
 from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, Game, Seat
 from games.permissions import is_moderator
-from games.services import announce, clock
+from games.services import announce, clock, versions
 from moderation.models import ModeratorAction, Report
 from outbox.delivery import schedule
 from outbox.models import Outbox
@@ -73,6 +73,8 @@ def _audit(
     game: Game | None = None,
     user: User | None = None,
 ) -> ModeratorAction:
+    if game is not None:
+        versions.bump(game)  # the game's history shows every moderator action
     return ModeratorAction.objects.create(
         moderator=moderator,
         action=action,
@@ -194,6 +196,7 @@ def suspend_user(user_id: int, moderator: User, reason: str, days: int) -> User:
             user=user, game__status__in=[Game.Status.OPEN, Game.Status.PLAYING]
         ):
             game = Game.objects.locked(seat.game_id)
+            versions.bump(game)
             if game.is_playing():
                 seat.is_bot = True
                 seat.save(update_fields=["is_bot"])

@@ -1,9 +1,12 @@
 """The table's chat: players write when the game's chat policy allows it."""
 
+from django.db import transaction
+
 from accounts.models import User
 from games import limits
 from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, Game
+from games.services import versions
 
 MAX_MESSAGE = 500
 
@@ -21,4 +24,7 @@ def post_message(game_id: int, user: User, text: str) -> ChatMessage:
     if not game.chat_open():
         raise GameError("This table keeps quiet during play: the chat opens when the game ends.")
     limits.CHAT_MESSAGES.check(ChatMessage.objects.filter(author=user))
-    return ChatMessage.objects.create(game=game, author=user, text=text)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(game=game, author=user, text=text)
+        versions.bump(game)
+    return message

@@ -16,7 +16,7 @@ from accounts.models import User
 from games.errors import GameError, NotAllowed
 from games.models import Game, MadeBy, TimeoutPolicy
 from games.permissions import may_extend
-from games.services import announce
+from games.services import announce, versions
 from games.services.play import SUMMARY_FIELDS, apply_action, bot_action
 
 MAX_EXTENSION_HOURS = 24 * 7
@@ -66,6 +66,7 @@ def _end_timed_out(game: Game) -> None:
     game.finished_at = timezone.now()
     game.turn_deadline = None
     game.save(update_fields=SUMMARY_FIELDS)
+    versions.bump(game)
     announce.game_over(game)
 
 
@@ -85,6 +86,7 @@ def vote_pause(game_id: int, user: User, wants_pause: bool = True) -> Game:
             raise GameError("The game is already paused.")
         seat.wants_pause = wants_pause
         seat.save(update_fields=["wants_pause"])
+        versions.bump(game)
         humans = game.seats.filter(is_bot=False, user__isnull=False)
         if not humans.filter(wants_pause=False).exists():
             pause_clock(game)
@@ -98,6 +100,7 @@ def pause_clock(game: Game) -> None:
     game.paused_at = timezone.now()
     game.turn_deadline = None
     game.save(update_fields=["paused_at", "turn_deadline"])
+    versions.bump(game)
 
 
 def resume(game_id: int, user: User) -> Game:
@@ -119,6 +122,7 @@ def resume_clock(game: Game) -> None:
     game.turn_deadline = game.deadline_from(game.turn_started_at)
     game.save(update_fields=["paused_at", "turn_started_at", "turn_deadline"])
     game.seats.update(wants_pause=False)
+    versions.bump(game)
     announce.reminder(game)
 
 
@@ -142,4 +146,5 @@ def add_time(game: Game, hours: int) -> None:
         raise GameError("This turn has no deadline to extend.")
     game.turn_deadline += timedelta(hours=hours)
     game.save(update_fields=["turn_deadline"])
+    versions.bump(game)
     announce.reminder(game)

@@ -8,7 +8,7 @@ from games import limits
 from games.engine import GameOptions, seating_order
 from games.errors import GameError, NotAllowed
 from games.models import ChatPolicy, Game, Invitation, Seat, TimeoutPolicy
-from games.services import announce
+from games.services import announce, versions
 from games.services.play import store_summary
 
 
@@ -69,6 +69,7 @@ def join_game(game_id: int, user: User, invite_code: str = "") -> Game:
             raise GameError("Every seat at this table is taken.")
         seat.user = user
         seat.save(update_fields=["user"])
+        versions.bump(game)
     return game
 
 
@@ -82,6 +83,7 @@ def leave_game(game_id: int, user: User) -> Game:
         updated = game.seats.filter(user=user).update(user=None)
         if not updated:
             raise GameError("You have no seat at this table.")
+        versions.bump(game)
     return game
 
 
@@ -100,6 +102,7 @@ def set_bot(game_id: int, user: User, position: int, bot: bool) -> Game:
             raise GameError("A bot already sits there." if bot else "No bot sits there.")
         seat.is_bot = bot
         seat.save(update_fields=["is_bot"])
+        versions.bump(game)
     return game
 
 
@@ -114,6 +117,7 @@ def abort_game(game_id: int, user: User) -> Game:
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
+        versions.bump(game)
     return game
 
 
@@ -142,6 +146,7 @@ def start_game(game_id: int, user: User) -> Game:
         game.started_at = timezone.now()
         store_summary(game, state)
         game.save()
+        versions.bump(game)
         announce.turn_changed(game, state)
     return game
 

@@ -7,6 +7,7 @@ and the next turn announced (games/services/announce.py).
 
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -22,7 +23,7 @@ from games.engine import (
 )
 from games.errors import GameError, IllegalMove, NotAllowed, StaleMove
 from games.models import Game, MadeBy, Move, Seat
-from games.services import announce
+from games.services import announce, versions
 
 
 def submit_action(game_id: int, user: User, action: dict, expected_turn: int) -> Move:
@@ -84,6 +85,7 @@ def apply_action(game: Game, seat: Seat, action: dict | Action, made_by: str) ->
     )
     store_summary(game, state)
     game.save(update_fields=SUMMARY_FIELDS)
+    versions.bump(game)
     announce.turn_changed(game, state)
     return move
 
@@ -130,6 +132,7 @@ def reclaim_seat(game_id: int, user: User) -> Seat:
         seat.is_bot = False
         seat.timeouts_in_a_row = 0
         seat.save(update_fields=["is_bot", "timeouts_in_a_row"])
+        versions.bump(game)
         if game.current_seat == seat.position:
             # The bot's move was scheduled; now the player is told instead.
             announce.your_turn(game)
@@ -138,11 +141,13 @@ def reclaim_seat(game_id: int, user: User) -> Seat:
 
 def set_muted(game_id: int, user: User, muted: bool) -> Seat:
     """Mute (or unmute) the emails of one game for one player."""
-    seat = Seat.objects.filter(game_id=game_id, user=user).first()
-    if seat is None:
-        raise NotAllowed("You are not playing in this game.")
-    seat.muted = muted
-    seat.save(update_fields=["muted"])
+    with transaction.atomic():
+        seat = Seat.objects.filter(game_id=game_id, user=user).first()
+        if seat is None:
+            raise NotAllowed("You are not playing in this game.")
+        seat.muted = muted
+        seat.save(update_fields=["muted"])
+        versions.bump(game_id)  # the player's own pages show the choice
     return seat
 
 
@@ -150,9 +155,19 @@ def set_muted(game_id: int, user: User, muted: bool) -> Seat:
 PRESENCE_WRITE_EVERY = timedelta(seconds=20)
 
 
-def record_presence(game_id: int, user: User) -> None:
-    """The player's game page is open (it polled): their turn emails can wait."""
+def record_presence(game_id: int, user_id: int) -> None:
+    """The player's game page is open (it polled): their turn emails can wait.
+
+    Written to the database at most every PRESENCE_WRITE_EVERY per seat: the cache remembers
+    the last write (so most polls write nothing, and query nothing); without a cache, the
+    database's own condition keeps the rows from being rewritten each time."""
+    key = f"game:{game_id}:presence:{user_id}"
+    try:
+        if not cache.add(key, True, PRESENCE_WRITE_EVERY.total_seconds()):
+            return
+    except Exception:
+        pass  # the cache is down: fall back on the database's condition
     now = timezone.now()
-    Seat.objects.filter(game_id=game_id, user=user).exclude(
+    Seat.objects.filter(game_id=game_id, user_id=user_id).exclude(
         last_seen_at__gt=now - PRESENCE_WRITE_EVERY
     ).update(last_seen_at=now)

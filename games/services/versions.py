@@ -1,0 +1,148 @@
+"""A game's version, and what the poll keeps of it in the cache.
+
+`Game.version` is raised by every change to what a page of the game shows (a move, chat, the
+clock, seats, a moderator's action), in that change's transaction: `bump(game)`. A page sends
+the version it shows with its poll (`?v=`), and the poll answers "nothing changed" (204)
+without the database when the cache holds the same version for the game and says that this
+browser session may poll it (games/views/table.py).
+
+The cache is derived from the database and never trusted beyond it:
+- the version is written after the commit (`transaction.on_commit`), and only ever raised
+  (a late or out-of-order write, or a poll that read the database before a commit, cannot
+  lower it: an atomic compare-and-set on Redis);
+- a missing entry, or a cache that fails, sends the poll to the database, which refills it;
+- entries expire after VERSION_TTL, so a write that failed after a commit (Redis unreachable
+  at that moment but back by the next poll) hides a change for at most that long.
+The poll trusts the cache only when every process shares it (settings.POLL_FROM_CACHE:
+Redis); the embedded default's per-process memory would never hear of a worker's move.
+"""
+
+import hashlib
+import logging
+import threading
+
+from django.conf import settings
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import connection, transaction
+
+from games import push
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+VERSION_TTL = 60  # seconds; see above
+# How long a session, once checked by the database path, may poll a game from the cache
+# alone. A 204 tells nothing, so a session that died meanwhile (logged out elsewhere,
+# suspended) learns nothing from it; the first change sends it to the database path.
+VIEWER_TTL = 600
+
+
+def bump(game: Game | int) -> int:
+    """Raise the game's version by one in the caller's transaction; the cache learns the new
+    version after the commit. Returns it (and sets it on `game` when given a Game)."""
+    game_id = game.pk if isinstance(game, Game) else game
+    quote = connection.ops.quote_name
+    table, column = quote(Game._meta.db_table), quote(Game._meta.get_field("version").column)
+    with connection.cursor() as cursor:
+        # One statement that both raises and reads it: right whether or not the caller
+        # locked the row (PostgreSQL, and SQLite from 3.35).
+        cursor.execute(
+            f"UPDATE {table} SET {column} = {column} + 1 "  # noqa: S608 (names, not input)
+            f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING {column}",
+            [game_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    version = row[0]
+    if isinstance(game, Game):
+        game.version = version
+    transaction.on_commit(lambda: changed(game_id, version))
+    return version
+
+
+def changed(game_id: int, version: int) -> None:
+    """After the commit: the cache learns the new version, and open pages are told of it
+    (games/push.py)."""
+    publish(game_id, version)
+    push.announce(game_id, version)
+
+
+def publish(game_id: int, version: int) -> None:
+    """Tell the cache the game's version (after a commit, or as read from the database).
+    A failure is logged, never raised: the database stays the answer."""
+    try:
+        _raise_to(_version_key(game_id), version)
+    except Exception:
+        log.warning("could not write game %s's version to the cache", game_id, exc_info=True)
+
+
+def unchanged_for(game_id: int, shown_version: int, session_key: str) -> int | None:
+    """The user id this session polls the game as, if the cache says that the game is still
+    at `shown_version` and that the database path found this session's user seated at that
+    version (seats change only with the version); None when the cache cannot say so (then
+    ask the database)."""
+    if not settings.POLL_FROM_CACHE:
+        return None
+    version_key, viewer_key = _version_key(game_id), _viewer_key(game_id, session_key)
+    try:
+        found = _cache().get_many([version_key, viewer_key])
+    except Exception:
+        return None
+    viewer = found.get(viewer_key)
+    if found.get(version_key) != shown_version or not isinstance(viewer, tuple):
+        return None
+    user_id, seated_at = viewer
+    return user_id if seated_at == shown_version else None
+
+
+def remember_viewer(game_id: int, version: int, session_key: str, user_id: int) -> None:
+    """After the database showed the session's user seated in the game at `version` (a page,
+    or a poll through the view): the version (never lowered), and that this session may poll
+    the game from the cache, as this user, while the game stays at that version."""
+    publish(game_id, version)
+    try:
+        _cache().set(_viewer_key(game_id, session_key), (user_id, version), VIEWER_TTL)
+    except Exception:
+        log.warning("could not write a poll viewer to the cache", exc_info=True)
+
+
+def _version_key(game_id: int) -> str:
+    return f"game:{game_id}:version"
+
+
+def _viewer_key(game_id: int, session_key: str) -> str:
+    # The session key is a secret: only a digest of it goes into the cache's key names.
+    digest = hashlib.sha256(session_key.encode()).hexdigest()[:32]
+    return f"game:{game_id}:viewer:{digest}"
+
+
+def _cache():
+    return caches[DEFAULT_CACHE_ALIAS]
+
+
+# SET the key to ARGV[1] (for ARGV[2] seconds) unless it holds a number at least as high.
+_RAISE_SCRIPT = """
+local current = tonumber(redis.call('GET', KEYS[1]))
+if current and current >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1
+"""
+_local_lock = threading.Lock()
+
+
+def _raise_to(key: str, version: int) -> None:
+    """Set `key` to `version` unless it already holds a higher one, atomically."""
+    backend = _cache()
+    if isinstance(backend, RedisCache):
+        # Django's Redis cache stores an int as itself, so Lua compares numbers.
+        full_key = backend.make_and_validate_key(key)
+        client = backend._cache.get_client(full_key, write=True)
+        client.eval(_RAISE_SCRIPT, 1, full_key, version, VERSION_TTL)
+        return
+    # Other caches (the tests' local memory): one process, so a lock makes it atomic.
+    with _local_lock:
+        current = backend.get(key)
+        if current is None or current < version:
+            backend.set(key, version, VERSION_TTL)

@@ -1,0 +1,90 @@
+"""Push, for real: the site under uvicorn (ASGI, as the `push` process serves it), Redis and
+PostgreSQL; a player watching the game sees the other player's move within a second of its
+commit, though the page polls only every 5 seconds."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.conf import settings as django_settings
+from playwright.sync_api import Browser, expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.test_game_browser import take_turn
+from tests.browser.test_play_by_email_browser import logged_in_page
+from tests.celery_helpers import ROOT, database_url_of_this_test, free_port
+from tests.games.conftest import current_user, start_game
+
+
+@contextmanager
+def asgi_server(port: int, **env: str) -> Iterator[str]:
+    """The site under uvicorn on 127.0.0.1:`port`; its base URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "hanabi_site.asgi:application"]
+        + ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+        # Open event streams would otherwise hold its shutdown until they end.
+        + ["--timeout-graceful-shutdown", "2"],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise AssertionError("uvicorn did not start") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=30)
+        print(output)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_watching_player_sees_a_move_within_a_second_of_its_commit(
+    browser: Browser, settings, alice, bob
+):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    settings.SITE_URL = base
+    env = {
+        "DEBUG": "true",
+        "DATABASE_URL": database_url_of_this_test(),
+        "REDIS_URL": django_settings.REDIS_URL,
+        "SITE_URL": base,
+        "ALLOWED_HOSTS": "127.0.0.1",
+    }
+    with asgi_server(port, **env):
+        game = start_game(alice, bob)
+        pages = {user: logged_in_page(browser, base, user) for user in (alice, bob)}
+        for page in pages.values():
+            page.goto(f"{base}/games/{game.pk}/")
+            expect(page.locator("html[data-push=open]")).to_have_count(1)
+        for turn in range(4):  # each move seen by the other player within a second
+            mover = current_user(game)
+            watcher = bob if mover == alice else alice
+            expect(pages[watcher].locator(".status-line")).to_contain_text("Waiting for")
+            take_turn(pages[mover], ("clue", "discard", "play"))
+            expect(pages[mover].locator(".status-line")).to_contain_text("Waiting for")
+            # The move is committed (the mover's page shows it): the watcher's page, which
+            # polls only every 5 s, shows it within a second.
+            expect(pages[watcher].locator(".status-line")).to_contain_text(
+                "It is your turn", timeout=1000
+            )
+            game.refresh_from_db()
+            assert game.turn == turn + 1
+        screenshot(pages[watcher], "push-watching-player")
