@@ -8,27 +8,40 @@ What it does:
 1. Recreates the PostgreSQL database `hanabi_bench` (server from --pg, default
    postgres://postgres@127.0.0.1:5432), migrates it, collects the static files (DEBUG is off,
    so pages need whitenoise's manifest), and creates players and started two-player games
-   through games.services. Celery's broker is Redis database 15 (--redis-url); no worker
-   runs: the tasks queued by the measured requests are counted, then dropped.
+   through games.services. Redis database 15 (--redis-url) is both Celery's broker and the
+   site's cache (REDIS_URL, as in production, so POLL_FROM_CACHE is on in gunicorn's workers
+   and in this process); the cache's keys left by an earlier run are deleted first, since the
+   recreated database numbers its games from 1 again. No Celery worker runs: the tasks queued
+   by the measured requests are counted, then dropped.
 2. Starts gunicorn (sync workers, as in the Procfile) with bench.site_settings on a free local
    port, and waits until it answers.
 3. Measures each of the following for --seconds in all, after a short warm-up, taking turns
-   (--rounds of trivial, turn page, move) so that all three see the same moments of a shared
-   machine's load; --concurrency client threads send one request after another (a new
+   (--rounds of trivial, turn page, poll, move) so that all four see the same moments of a
+   shared machine's load; --concurrency client threads send one request after another (a new
    connection each: gunicorn's sync worker closes it anyway):
    * trivial: GET /bench/trivial/, a view that returns "ok" and exists only in
      bench.site_urls: request parsing and the middleware, nothing of the site;
    * turn page: GET /games/<id>/ by the player whose turn it is, each client on its own game,
      played to mid-game beforehand (--turn-page-moves);
+   * poll: GET /games/<id>/poll/?status=playing&v=<version>&turn=<turn>, the URL the turn
+     page's htmx polls (read from that page's HTML), by the same player of the same game,
+     which does not change meanwhile: the answer must be 204 (nothing changed). The first
+     poll after a page fills the cache (and writes the player's presence); the warm-up takes
+     it, so the measure is the steady state, mostly answered from the cache;
    * move: POST /games/<id>/move/ with a random legal clue or discard (never a play, so games
      last to the end of the deck), alternating the two players of the client's own game. The
      client follows its game with the engine, so it never asks the server what to play, and
      goes on to a fresh game when one ends.
-   Every response is checked (200 for the page; for a move, a 302 back to the game that sets
-   no error message); errors are counted, and a run with errors says so and exits with 1.
+   Every response is checked (200 for the page; 204 and no body for a poll; for a move, a 302
+   back to the game that sets no error message); errors are counted, and a run with errors
+   says so and exits with 1.
 4. Prints requests per second, median and 95th-percentile latency, each median's ratio to the
-   trivial view's median in the same run (the machine is shared and noisy: compare ratios),
-   and the SQL queries per request, counted once in-process with Django's test client.
+   trivial view's median and each p95's ratio to the trivial view's p95 in the same run (the
+   machine is shared and noisy: compare ratios), the moves committed per second (the move
+   measure's successful requests: --concurrency clients, each on its own game), and the SQL
+   queries per request, counted once in-process with Django's test client (the poll's after
+   one unmeasured poll, as in the steady state). Then one line per goal of issue 15, met or
+   not, with the measured value.
 
 Players are logged in without the login form: each has a session made by the test client's
 force_login(); CSRF is satisfied with a csrftoken cookie and the same value in X-CSRFToken.
@@ -38,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import html
 import http.client
 import json
 import math
@@ -77,7 +91,9 @@ from games.engine import (  # noqa: E402  (after the path is set)
 
 VAR_DIR = ROOT / "var" / "bench"
 TRIVIAL_PATH = "/bench/trivial/"
-TRIVIAL, TURN_PAGE, MOVE = "trivial view", "turn page", "move"  # what is measured
+TRIVIAL, TURN_PAGE, POLL, MOVE = "trivial view", "turn page", "poll", "move"  # what is measured
+# The turn page's htmx poll, as the page writes it (&amp; in the attribute).
+POLL_URL = re.compile(r'hx-get="(/games/\d+/poll/\?[^"]*)"')
 OPTIONS = GameOptions(players=2)
 # A two-player game of clues and discards lasts about 90 moves (40 discards empty the deck);
 # count on fewer, and on a fast machine, so that no client runs out of games.
@@ -185,6 +201,7 @@ def prepare_site(args: argparse.Namespace) -> Fixtures:
     from django.core.management import call_command
 
     django.setup()
+    clear_site_cache(args.redis_url)
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
 
@@ -202,6 +219,34 @@ def prepare_site(args: argparse.Namespace) -> Fixtures:
 
     connections.close_all()
     return fixtures
+
+
+def clear_site_cache(redis_url: str) -> None:
+    """Delete the site cache's keys that an earlier run left in the bench's Redis database:
+    the recreated database numbers its games from 1 again, and a game's cached version (only
+    ever raised) or anything else cached by game would belong to another game."""
+    import redis
+    from django.core.cache import cache
+
+    pattern = cache.make_key("*")  # the cache's prefix and version, any key
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+def poll_path(page: bytes) -> str:
+    """The poll URL of a rendered turn page, as htmx requests it."""
+    found = POLL_URL.findall(page.decode(errors="replace"))
+    if len(found) != 1:
+        raise BadResponse(f'turn page: {len(found)} poll URLs (hx-get="/games/<id>/poll/?…")')
+    path = html.unescape(found[0])
+    if "status=playing" not in path or "v=" not in path:
+        raise BadResponse(f"turn page: unexpected poll URL {path!r}")
+    return path
 
 
 _sessions: dict[int, str] = {}
@@ -262,13 +307,19 @@ def count_queries(args: argparse.Namespace) -> dict[str, int]:
     player = Client()
     player.cookies["sessionid"] = bench_game.sessions[state.current_seat]
     form = move_form(next_action(state, random.Random(0)), state.turn)
-    requests = {
+    # The first request fills caches (content types, templates); its page gives the poll URL.
+    poll = poll_path(player.get(bench_game.path).content)
+    # The first poll after a page writes the player's presence (and, were the page not to,
+    # fills the poll's cache): count the steady state, as the measure does.
+    if (status := player.get(poll).status_code) != 204:
+        raise RuntimeError(f"counting queries: the first poll answered {status}")
+    requests = {  # in this order: the move changes the game, after which a poll is not 204
         # Without cookies, as the measure sends it.
         TRIVIAL: (lambda: Client().get(TRIVIAL_PATH), 200),
         TURN_PAGE: (lambda: player.get(bench_game.path), 200),
+        POLL: (lambda: player.get(poll), 204),
         MOVE: (lambda: player.post(f"{bench_game.path}move/", form), 302),
     }
-    player.get(bench_game.path)  # the first request fills caches (content types, templates)
     counts = {}
     for name, (request, expected_status) in requests.items():
         with CaptureQueriesContext(connection) as captured:
@@ -422,6 +473,28 @@ def turn_page_client(port: int, game: BenchGame, csrf: str) -> Callable[[], floa
     return request
 
 
+class PollClient:
+    """Polls the turn page's game as that page's player, as htmx does; the game does not
+    change meanwhile, so every answer must be 204 (nothing to transfer)."""
+
+    def __init__(self, port: int, game: BenchGame, csrf: str) -> None:
+        self.port = port
+        self.game = game
+        self.headers = logged_in_headers(game.sessions[game.current_seat], csrf)
+        self.path: str | None = None  # read from the page at the first call
+
+    def __call__(self) -> float:
+        if self.path is None:
+            page = send(self.port, "GET", self.game.path, self.headers)
+            if page.status != 200:
+                raise BadResponse(f"poll: its turn page answered {describe(page)}")
+            self.path = poll_path(page.body)
+        response = send(self.port, "GET", self.path, {**self.headers, "HX-Request": "true"})
+        if response.status != 204 or response.body:
+            raise BadResponse(f"poll: {describe(response)}")
+        return response.seconds
+
+
 class MoveClient:
     """Plays its queue of games one move per request, both players in turn."""
 
@@ -520,19 +593,21 @@ def run_clients(name: str, clients: list[Callable[[], float]], seconds: float) -
 
 
 def run_benchmark(args: argparse.Namespace, port: int, fixtures: Fixtures) -> list[Measure]:
-    """Each measure for --seconds in all, in --rounds turns (trivial, turn page, move, trivial,
-    …): on a shared machine the load changes by the minute, and taking turns gives every
+    """Each measure for --seconds in all, in --rounds turns (trivial, turn page, poll, move,
+    trivial, …): on a shared machine the load changes by the minute, and taking turns gives every
     measure its share of each moment, so that the ratios compare like with like."""
     csrf = random_csrf_secret()
     clients = {
         TRIVIAL: [trivial_client(port) for _ in range(args.concurrency)],
         TURN_PAGE: [turn_page_client(port, game, csrf) for game in fixtures.turn_page_games],
+        POLL: [PollClient(port, game, csrf) for game in fixtures.turn_page_games],
         MOVE: [MoveClient(port, games, csrf) for games in fixtures.move_games],
     }
     # Gunicorn's workers load Django one by one; let them all finish before anything counts.
     run_clients("start", clients[TRIVIAL], max(args.warmup, 2))
     measures = {name: Measure(name) for name in clients}
-    # A warm-up of each: every worker compiles its templates. Its errors count too.
+    # A warm-up of each: every worker compiles its templates, each poll client reads its
+    # page's poll URL and its first poll fills the cache. Its errors count too.
     for name, group in clients.items():
         warmup = run_clients(name, group, args.warmup)
         measures[name].errors += [f"(warm-up) {error}" for error in warmup.errors]
@@ -562,14 +637,49 @@ def machine() -> dict:
     }
 
 
+# Issue 15's goals: (what, measure, row field, at most / at least, bound, unit).
+GOALS = [
+    ("turn page p95 ratio", TURN_PAGE, "p95_vs_trivial", "≤", 2, "×"),
+    ("poll p95 ratio", POLL, "p95_vs_trivial", "≤", 1.5, "×"),
+    ("move p95 ratio", MOVE, "p95_vs_trivial", "≤", 4, "×"),
+    ("moves/s committed", MOVE, "requests_per_second", "≥", 150, ""),
+    ("turn page SQL queries", TURN_PAGE, "sql_queries", "≤", 3, ""),
+    ("poll SQL queries", POLL, "sql_queries", "≤", 0, ""),
+    ("move SQL queries", MOVE, "sql_queries", "≤", 6, ""),
+]
+
+
+def goals(rows: dict) -> list[dict]:
+    """Each goal with its measured value and whether it is met (NaN, no figure: not met)."""
+    checked = []
+    for what, name, key, sense, bound, unit in GOALS:
+        value = rows[name][key]
+        met = value <= bound if sense == "≤" else value >= bound  # False for NaN
+        checked.append(
+            {"goal": what, "value": value, "bound": f"{sense} {bound:g}{unit}", "met": met}
+        )
+    return checked
+
+
+def site_cache() -> dict:
+    """The cache the site uses, here and so in gunicorn (the same environment): polls are
+    answered from it only when it is Redis and POLL_FROM_CACHE is on, as in production."""
+    from django.conf import settings
+    from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+
+    cache = caches[DEFAULT_CACHE_ALIAS]
+    return {"cache": type(cache).__name__, "poll_from_cache": settings.POLL_FROM_CACHE}
+
+
 def report(args, measures: list[Measure], fixtures: Fixtures, context: dict) -> dict:
-    floor = measures[0].median_ms
+    floor, floor_p95 = measures[0].median_ms, measures[0].p95_ms
     rows = {
         m.name: {
             "requests_per_second": round(m.requests_per_second, 1),
             "median_ms": round(m.median_ms, 2),
             "p95_ms": round(m.p95_ms, 2),
             "median_vs_trivial": round(m.median_ms / floor, 2),
+            "p95_vs_trivial": round(m.p95_ms / floor_p95, 2),
             "requests": len(m.latencies),
             "errors": len(m.errors),
             "sql_queries": fixtures.queries[m.name],
@@ -586,6 +696,9 @@ def report(args, measures: list[Measure], fixtures: Fixtures, context: dict) -> 
         "conn_max_age": args.conn_max_age,
         **context,
         "results": rows,
+        # The move measure's successful requests: each committed one move.
+        "moves_per_second_committed": rows[MOVE]["requests_per_second"],
+        "goals": goals(rows),
         "errors": sum(len(m.errors) for m in measures),
         # The same error usually repeats: each distinct message once, with its count.
         "error_counts": dict(
@@ -607,24 +720,39 @@ def print_table(result: dict) -> None:
         f"PostgreSQL {m['postgresql']}, {m['cpus']} CPUs; load average "
         f"{result['load_before']} before, {result['load_after']} after"
     )
+    print(f"Site cache: {result['cache']}; POLL_FROM_CACHE {result['poll_from_cache']}")
     print()
     header = (
-        f"{'':14} {'req/s':>8} {'median ms':>10} {'p95 ms':>8} {'× trivial':>10} {'SQL':>4} "
-        f"{'errors':>6}"
+        f"{'':14} {'req/s':>8} {'median ms':>10} {'p95 ms':>8} {'median ×':>9} {'p95 ×':>7} "
+        f"{'SQL':>4} {'errors':>6}"
     )
     print(header)
     print("-" * len(header))
     for name, row in result["results"].items():
         print(
             f"{name:14} {row['requests_per_second']:8.1f} {row['median_ms']:10.2f} "
-            f"{row['p95_ms']:8.2f} {row['median_vs_trivial']:10.2f} {row['sql_queries']:>4} "
-            f"{row['errors']:>6}"
+            f"{row['p95_ms']:8.2f} {row['median_vs_trivial']:9.2f} {row['p95_vs_trivial']:7.2f} "
+            f"{row['sql_queries']:>4} {row['errors']:>6}"
         )
     print()
-    print("× trivial: the median latency over the trivial view's, measured in the same run.")
+    print(
+        f"moves/s committed: {result['moves_per_second_committed']:.1f} "
+        f"({result['concurrency']} clients, each on its own game)"
+    )
+    print()
+    print("median ×, p95 ×: over the trivial view's median, p95, measured in the same run.")
+    print("poll: an unchanged game's poll (204), in the steady state (after the page's first).")
     print("SQL: queries per request, counted in-process with Django's test client.")
     if result["broker_tasks_queued"]:
         print(f"{result['broker_tasks_queued']} Celery tasks were queued (and dropped).")
+    print()
+    print("Goals (issue 15):")
+    for goal in result["goals"]:
+        unit = "×" if goal["bound"].endswith("×") else ""
+        print(
+            f"  {goal['goal']} {goal['value']:g}{unit} (goal {goal['bound']}): "
+            f"{'met' if goal['met'] else 'not met'}"
+        )
 
 
 def shout_errors(result: dict) -> None:
@@ -661,7 +789,7 @@ def main() -> int:
     fixtures = prepare_site(args)
     # Count only what the measured requests queue, not the moves played while preparing.
     empty_broker_queue(args.redis_url)
-    context = {"machine": machine(), "load_before": load()}
+    context = {"machine": machine(), **site_cache(), "load_before": load()}
     say(f"starting gunicorn with {args.workers} workers and measuring…")
     with gunicorn(args.workers) as port:
         measures = run_benchmark(args, port, fixtures)
