@@ -21,10 +21,9 @@ def test_the_events_url_answers_204_outside_asgi(client, alice, bob):
 
 
 def test_channels_are_kept_apart_by_database_and_game(settings):
-    first = push.channel(1)
-    assert first != push.channel(2)
-    settings.DATABASES = {"default": {**settings.DATABASES["default"], "NAME": "another"}}
-    assert push.channel(1) != first
+    assert push.channel(1) != push.channel(2)
+    # Redis shares its channels between its databases: the site's database names them.
+    assert str(settings.DATABASES["default"]["NAME"]) in push.channel(1)
 
 
 @pytest.mark.redis
