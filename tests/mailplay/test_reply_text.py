@@ -13,7 +13,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mailplay.reply_text import UnreadableReply, written_text
@@ -304,7 +304,13 @@ def test_odd_mime_headers_never_crash(content_type, params, disposition, encodin
         f"Content-Transfer-Encoding: {encoding}\n\n--b\nplay 1\n"
     ).encode(errors="surrogateescape")
     try:
-        assert isinstance(written_text(parsed(raw)), str)
+        message = parsed(raw)
+    except Exception:
+        # Python's own parser gives up on a few such headers: the processing ignores those
+        # messages (tests/mailplay/test_processing.py: malformed messages never crash).
+        assume(False)
+    try:
+        assert isinstance(written_text(message), str)
     except UnreadableReply as unreadable:
         assert unreadable.reason
 
