@@ -169,10 +169,13 @@ class Game(models.Model):
         return self.deck if self.deck is not None else self.seed
 
     def load_state(self, moves: list["Move"] | None = None) -> GameState:
-        """The engine's state of a started game, rebuilt from its options, deck and moves."""
+        """The engine's state of a started game, rebuilt from its options, deck and moves
+        (read as their actions alone, without Move instances, when not given)."""
         if moves is None:
-            moves = list(self.moves.order_by("turn"))
-        return replay(self.game_options, self.deck_source, [move.action for move in moves])
+            actions = list(self.moves.order_by("turn").values_list("action", flat=True))
+        else:
+            actions = [move.action for move in moves]
+        return replay(self.game_options, self.deck_source, actions)
 
     def seat_names(self) -> list[str]:
         """Display names by seat position."""

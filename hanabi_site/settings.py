@@ -64,11 +64,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Issue 15: a poll of an unchanged game answered from the cache, before the session
+    # and the user are loaded (no database query), and before the Content-Security-Policy
+    # is built for a response that has no content; anything else goes on.
+    "games.views.table.unchanged_poll_middleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Issue 15: a poll of an unchanged game answered from the cache, before the session
-    # and the user are loaded (no database query); anything else goes on.
-    "games.views.table.unchanged_poll_middleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

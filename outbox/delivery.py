@@ -1,10 +1,11 @@
 """Outbox rows written with the change that causes them, carried out after commit.
 
 `schedule()` adds a row inside the caller's transaction and asks Celery to run it once the
-transaction commits. `run()` claims a row, does the work, and marks it done; a row whose
-work fails goes back to waiting with a later due time. The beat sweep calls
-`enqueue_due()`, which re-enqueues rows that are due and unclaimed (the broker was down at
-commit time, a worker died mid-task), so nothing is lost.
+transaction commits; inside `batched()`, the rows of one change are written together, in one
+INSERT, when the block ends (a move's rows: issue 15). `run()` claims a row, does the work,
+and marks it done; a row whose work fails goes back to waiting with a later due time. The
+beat sweep calls `enqueue_due()`, which re-enqueues rows that are due and unclaimed (the
+broker was down at commit time, a worker died mid-task), so nothing is lost.
 
 An email row is sent at most once per claim, and marked done the moment the SMTP server
 accepts it: a worker killed before that point leaves the row to be sent again after the
@@ -15,10 +16,12 @@ nothing twice").
 
 import logging
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 
 from celery import shared_task
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -52,23 +55,126 @@ def schedule(
     """Add a row in the current transaction; enqueue its task after commit.
 
     With a dedupe_key, a second row of the same kind and key is never added (None).
+
+    Inside `batched()`, the row is written with the block's other rows when the block ends,
+    in one INSERT: what is returned then is the row to be written (its pk is set, or a keyed
+    row that already exists is left out, at the end of the block).
     """
     handler_for(kind)  # a kind nobody carries out is a bug: fail now, not in a worker
     row = Outbox(kind=kind, payload=payload, due_at=timezone.now() + delay, dedupe_key=dedupe_key)
-    if not dedupe_key:
-        row.save()
-    elif Outbox.objects.filter(kind=kind, dedupe_key=dedupe_key).exists():
-        return None
-    else:
-        try:
-            # A savepoint, so that losing the race does not break the caller's transaction.
-            with transaction.atomic():
+    pending = _batch.get()
+    if pending is not None:
+        pending.append((row, delay))
+        return row
+    return _write([(row, delay)])[0]
+
+
+# The rows of the innermost open `batched()` block (None outside one).
+_batch: ContextVar[list[tuple[Outbox, timedelta]] | None] = ContextVar("outbox_batch", default=None)
+
+
+@contextmanager
+def batched():
+    """Write the rows that `schedule()` adds inside the block in one INSERT (two when there
+    are rows both with and without a dedupe key) at its end, in the caller's transaction,
+    with the same after-commit enqueue and dedupe guarantee as one by one. A block that
+    raises writes nothing. Nested blocks are written by the outermost one."""
+    if _batch.get() is not None:
+        yield
+        return
+    token = _batch.set([])
+    try:
+        yield
+        rows = _batch.get()
+    finally:
+        _batch.reset(token)
+    _write(rows)
+
+
+def _write(rows: list[tuple[Outbox, timedelta]]) -> list[Outbox | None]:
+    """Insert the rows (those without a dedupe key in one bulk INSERT, those with one in
+    another that skips a key already written), then enqueue each written row after commit.
+    Returns each row, or None where its key was already taken."""
+    if not rows:
+        return []
+    plain = [row for row, _ in rows if not row.dedupe_key]
+    keyed = [row for row, _ in rows if row.dedupe_key]
+    if plain:
+        if _returns_bulk_ids():
+            Outbox.objects.bulk_create(plain)
+        else:  # pragma: no cover (PostgreSQL and SQLite both return them)
+            for row in plain:
                 row.save()
-        except IntegrityError:  # the same key, added by a concurrent transaction
-            return None
-    if delay <= SHORT_DELAY:
-        transaction.on_commit(lambda: _enqueue_unless_the_broker_just_failed(row.pk, delay))
-    return row
+    written = {id(row) for row in plain}
+    written.update(id(row) for row in _insert_new_keys(keyed))
+    result = []
+    for row, delay in rows:
+        if id(row) not in written:
+            result.append(None)
+            continue
+        result.append(row)
+        if delay <= SHORT_DELAY:
+            transaction.on_commit(
+                lambda row_id=row.pk, delay=delay: _enqueue_unless_the_broker_just_failed(
+                    row_id, delay
+                )
+            )
+    return result
+
+
+def _returns_bulk_ids() -> bool:
+    return connections[router.db_for_write(Outbox)].features.can_return_rows_from_bulk_insert
+
+
+def _insert_new_keys(rows: list[Outbox]) -> list[Outbox]:
+    """Insert the rows whose (kind, dedupe_key) is not taken yet, in one statement, and
+    return them with their pk. A key taken by an earlier row, by a concurrent transaction
+    (the constraint `outbox_dedupe` makes the INSERT wait for it, then skip the row) or by an
+    earlier row of the same list is skipped, never an error: the caller's transaction goes on."""
+    unique: dict[tuple[str, str], Outbox] = {}
+    for row in rows:
+        unique.setdefault((row.kind, row.dedupe_key), row)
+    if not unique:
+        return []
+    connection = connections[router.db_for_write(Outbox)]
+    if connection.vendor not in ("postgresql", "sqlite"):  # pragma: no cover
+        return [row for row in unique.values() if _save_unless_taken(row)]
+    quote = connection.ops.quote_name
+    fields = [field for field in Outbox._meta.concrete_fields if not field.primary_key]
+    values, params = [], []
+    for row in unique.values():
+        values.append("(" + ", ".join(["%s"] * len(fields)) + ")")
+        params.extend(
+            field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields
+        )
+    pk, kind, key = (
+        quote(Outbox._meta.get_field(name).column) for name in ("id", "kind", "dedupe_key")
+    )
+    # ON CONFLICT DO NOTHING (no target: the constraint is a partial unique index) RETURNING
+    # only the rows inserted: PostgreSQL, and SQLite from 3.35.
+    sql = (
+        f"INSERT INTO {quote(Outbox._meta.db_table)} "  # noqa: S608 (names, not input)
+        f"({', '.join(quote(field.column) for field in fields)}) VALUES {', '.join(values)} "
+        f"ON CONFLICT DO NOTHING RETURNING {pk}, {kind}, {key}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        inserted = cursor.fetchall()
+    for row_id, row_kind, row_key in inserted:
+        unique[(row_kind, row_key)].pk = row_id
+    return [unique[(row_kind, row_key)] for _, row_kind, row_key in inserted]
+
+
+def _save_unless_taken(row: Outbox) -> bool:  # pragma: no cover (other databases)
+    if Outbox.objects.filter(kind=row.kind, dedupe_key=row.dedupe_key).exists():
+        return False
+    try:
+        # A savepoint, so that losing the race does not break the caller's transaction.
+        with transaction.atomic():
+            row.save()
+    except IntegrityError:  # the same key, added by a concurrent transaction
+        return False
+    return True
 
 
 def _enqueue(row_id: int, delay: timedelta = timedelta(0)) -> bool:

@@ -3,12 +3,16 @@
 The game is locked, the state rebuilt from its moves, the engine asked whether the action is
 legal; then one Move is appended (unique per game and turn), the summary on Game updated,
 and the next turn announced (games/services/announce.py).
+
+Issue 15: a move reads the game (locked) and its seats once each, and its moves' actions
+once; the summary and the game's new version are one UPDATE, and the outbox rows one INSERT
+(six statements in all; tests/games/test_move_queries.py).
 """
 
 from datetime import timedelta
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -30,7 +34,8 @@ def submit_action(game_id: int, user: User, action: dict, expected_turn: int) ->
     """Take one action for the user's seat; exactly one move is accepted per turn."""
     with transaction.atomic():
         game = Game.objects.locked(game_id)
-        seat = game.seats.filter(user=user).first()
+        seats = seats_of(game)
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
             raise NotAllowed("You are not playing in this game.")
         if not game.is_playing():
@@ -47,7 +52,7 @@ def submit_action(game_id: int, user: User, action: dict, expected_turn: int) ->
         if seat.timeouts_in_a_row:
             seat.timeouts_in_a_row = 0
             seat.save(update_fields=["timeouts_in_a_row"])
-        return apply_action(game, seat, action, MadeBy.PLAYER)
+        return apply_action(game, seat, action, MadeBy.PLAYER, seats=seats)
 
 
 def bot_move(game_id: int, expected_turn: int) -> Move | None:
@@ -56,20 +61,43 @@ def bot_move(game_id: int, expected_turn: int) -> Move | None:
         game = Game.objects.locked(game_id)
         if not game.is_playing() or game.turn != expected_turn:
             return None
-        seat = game.seats.get(position=game.current_seat)
+        seats = seats_of(game)
+        seat = next(seat for seat in seats if seat.position == game.current_seat)
         if not seat.is_bot:
             return None
-        return apply_action(game, seat, bot_action(game, seat), MadeBy.BOT)
+        state = game.load_state()
+        action = bot_action(game, seat, state)
+        return apply_action(game, seat, action, MadeBy.BOT, seats=seats, state=state)
 
 
-def bot_action(game: Game, seat: Seat) -> Action:
+def seats_of(game: Game) -> list[Seat]:
+    """A locked game's seats, with their users, in one query: a move reads them once and
+    hands them to whatever needs them (the checks, the summary, announce)."""
+    return list(game.seats.select_related("user").order_by("position"))
+
+
+def bot_action(game: Game, seat: Seat, state: GameState | None = None) -> Action:
     # The policy sees only the seat's own view: never a hidden card.
-    return choose_action(view_for(game.load_state(), seat.position))
+    if state is None:
+        state = game.load_state()
+    return choose_action(view_for(state, seat.position))
 
 
-def apply_action(game: Game, seat: Seat, action: dict | Action, made_by: str) -> Move:
-    """Apply one action to a locked game whose turn it is for `seat`, and record it."""
-    state = game.load_state()
+def apply_action(
+    game: Game,
+    seat: Seat,
+    action: dict | Action,
+    made_by: str,
+    *,
+    seats: list[Seat] | None = None,
+    state: GameState | None = None,
+) -> Move:
+    """Apply one action to a locked game whose turn it is for `seat`, and record it.
+
+    `seats` (the game's seats) and `state` (its state before the action, rebuilt from its
+    moves) when the caller has read them already under the lock: they are not read again."""
+    if state is None:
+        state = game.load_state()
     try:
         if isinstance(action, dict):
             action = action_from_dict(action)
@@ -84,9 +112,8 @@ def apply_action(game: Game, seat: Seat, action: dict | Action, made_by: str) ->
         made_by=made_by,
     )
     store_summary(game, state)
-    game.save(update_fields=SUMMARY_FIELDS)
-    versions.bump(game)
-    announce.turn_changed(game, state)
+    save_summary_and_bump(game)
+    announce.turn_changed(game, state, seats)
     return move
 
 
@@ -116,6 +143,33 @@ def store_summary(game: Game, state: GameState) -> None:
         game.status = Game.Status.FINISHED
         game.finished_at = now
         game.turn_deadline = None
+
+
+def save_summary_and_bump(game: Game) -> int:
+    """`game.save(update_fields=SUMMARY_FIELDS)` and `versions.bump(game)` in one statement:
+    UPDATE … SET the summary, version = version + 1 … RETURNING version. Afterwards exactly
+    as bump(): the new version is set on `game` and returned, and after the commit the cache
+    and the open pages learn it (`versions.changed`)."""
+    connection = connections[router.db_for_write(Game)]
+    quote = connection.ops.quote_name
+    fields = [Game._meta.get_field(name) for name in SUMMARY_FIELDS]
+    version = quote(Game._meta.get_field("version").column)
+    assignments = [f"{quote(field.column)} = %s" for field in fields]
+    params = [field.get_db_prep_save(getattr(game, field.attname), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(Game._meta.db_table)} "  # noqa: S608 (names, not input)
+            f"SET {', '.join(assignments)}, {version} = {version} + 1 "
+            f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING {version}",
+            [*params, game.pk],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise Game.DoesNotExist(f"no game {game.pk}")
+    game.version = row[0]
+    game_id, new_version = game.pk, row[0]
+    transaction.on_commit(lambda: versions.changed(game_id, new_version))
+    return new_version
 
 
 def reclaim_seat(game_id: int, user: User) -> Seat:
