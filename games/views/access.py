@@ -11,15 +11,35 @@ from games.models import Game, Seat
 def game_for(request: HttpRequest, game_id: int) -> tuple[Game, Seat | None]:
     """The game and the viewer's seat, or 404 when the viewer may not see it. A game in
     progress is seen only by its players; a finished public game by everyone."""
-    game = get_object_or_404(Game.objects.select_related("creator"), pk=game_id)
-    seat = game.seat_of(request.user)
+    game, seat, _ = game_and_seats(request, game_id)
+    return game, seat
+
+
+def game_and_seats(request: HttpRequest, game_id: int) -> tuple[Game, Seat | None, list[Seat]]:
+    """game_for, with every seat of the game in order (their users loaded): one query for a
+    player (the seats, each joined to the game and its user), two for anyone else."""
+    seats = list(
+        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("position")
+    )
+    if seats:
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game  # one Game object for all, as game.seats would give
+            if seat.user_id is not None and seat.user_id == game.creator_id:
+                game.creator = seat.user  # (a creator who left is read when asked for)
+    else:
+        game = get_object_or_404(Game.objects.select_related("creator"), pk=game_id)
+    user = request.user
+    seat = None
+    if user.is_authenticated:
+        seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is not None:
-        return game, seat
+        return game, seat, seats
     if game.visibility == Game.Visibility.PUBLIC and game.status in (
         Game.Status.OPEN,
         Game.Status.FINISHED,
     ):
-        return game, None
+        return game, None, seats
     raise Http404("No such game")
 
 

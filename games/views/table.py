@@ -1,13 +1,23 @@
 """The turn page: the table as the viewer may see it, the poll that follows the game, and
 the moves and clock buttons on it."""
 
+import hashlib
+import logging
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.timesince import timeuntil
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
@@ -19,37 +29,109 @@ from games.models import Game, MadeBy, Seat
 from games.permissions import may_extend
 from games.services import clock, play, versions
 from games.table_context import table
-from games.views.access import game_for, run_service
+from games.views.access import game_and_seats, game_for, run_service
 from games.views.chat import chat_context
 from games.views.lobby import waiting_room
+
+log = logging.getLogger(__name__)
 
 
 @login_required
 @vary_on_headers("HX-Request")
 def detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    game, seat = game_for(request, game_id)
+    game, seat, seats = game_and_seats(request, game_id)
     if game.is_open() or game.status == Game.Status.ABORTED:
         return waiting_room(request, game, seat)
     if game.is_finished():
         return redirect("games:replay", game.pk, game.turn)
-    return _turn_page(request, game, seat)
+    return _turn_page(request, game, seat, seats=seats)
+
+
+# The rendered table is kept per (game, version, viewer) for TABLE_TTL seconds. The version,
+# read from the database in the same request, is in the key, so an entry is never served
+# for another state of the game: a change writes nothing here, it makes a new key.
+TABLE_TTL = 600
+# Filled in per request. Each starts with "<", which the template's escaping never lets
+# through from a name, a chat message or any other text of the page.
+CSRF_SLOT = mark_safe("<!--csrf-token-->")  # noqa: S308 (a constant)
+TIME_LEFT_SLOT = mark_safe("<!--time-left-->")  # noqa: S308
+MESSAGES_SLOT = mark_safe("<!--messages-->")  # noqa: S308
 
 
 def _turn_page(
-    request: HttpRequest, game: Game, seat: Seat, status: int = 200, confirm: dict | None = None
+    request: HttpRequest,
+    game: Game,
+    seat: Seat,
+    status: int = 200,
+    confirm: dict | None = None,
+    seats: list[Seat] | None = None,
 ) -> HttpResponse:
-    seats = list(game.seats.select_related("user").order_by("position"))
     _remember_viewer(request, game.pk, game.version)  # its poll: from the cache at once
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("position"))
+    urls = _urls(game.pk)
+    key = _table_key(request, game, seat, seats)
+    cached = None if confirm else _cache_get(key)
+    if cached is None:
+        cached = _render_table(request, game, seat, seats, urls, confirm)
+        if not confirm:
+            _cache_set(key, cached)
+    html, your_turn = cached["html"], cached["your_turn"]
+    html = _fill_in(request, game, html)
+    if request.htmx:
+        # htmx takes a <title> at the top level of a response as the new page title.
+        title = format_html(
+            "<title>{}Game {} · Hanabi by post</title>",
+            "(Your turn) " if your_turn else "",
+            game.pk,
+        )
+        return HttpResponse(html + title, status=status)
+    context = {"game": game, "urls": urls, "your_turn": your_turn, "table_html": html}
+    return render(request, "games/game.html", context, status=status)
+
+
+def _urls(game_id: int) -> dict[str, str]:
+    """Every link and form address of the turn page, made once (not by a tag per form)."""
+    names = ("detail", "poll", "events", "move", "reclaim", "resume", "pause", "extend", "mute")
+    return {name: reverse(f"games:{name}", args=[game_id]) for name in names}
+
+
+def _table_key(request: HttpRequest, game: Game, seat: Seat, seats: list[Seat]) -> str:
+    """Everything the cached table depends on besides the moves and chat (which raise the
+    version): the game's version, the viewer (user, seat and its state, whether they may
+    extend the deadline, their time zone: dates are shown in it) and the players' names."""
+    parts = [
+        request.user.pk,
+        seat.position,
+        seat.is_bot,
+        seat.timeouts_in_a_row,
+        seat.wants_pause,
+        seat.muted,
+        may_extend(request.user, game),
+        timezone.get_current_timezone_name(),
+        [(s.position, s.name, s.wants_pause) for s in seats],
+    ]
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return f"game:{game.pk}:table:{game.version}:{digest}"
+
+
+def _render_table(
+    request: HttpRequest,
+    game: Game,
+    seat: Seat,
+    seats: list[Seat],
+    urls: dict,
+    confirm: dict | None,
+) -> dict:
+    """The table's HTML with its per-request parts left as slots, and whether it is the
+    viewer's turn (the page's title says so)."""
     names = [s.name for s in seats]
-    moves = list(game.moves.order_by("turn"))
+    moves = list(game.moves.order_by("turn").values_list("turn", "action", "made_by", named=True))
     state = game.load_state(moves)
     view = view_for(state, seat.position, names)
     if seat.is_bot:
         # A bot plays this seat now: the player watches, and is offered no move.
         view["your_turn"], view["legal"] = False, None
-    template = "games/game.html"
-    if request.htmx:
-        template += "#table"
     context = {
         "game": game,
         "seat": seat,
@@ -59,14 +141,52 @@ def _turn_page(
         "pause_votes": [s.name for s in seats if s.wants_pause],
         "can_extend": may_extend(request.user, game),
         "extend_form": ExtendForm(),
-        **chat_context(game, seat),
+        **chat_context(game, seat, seats),
+        "urls": urls,
+        "csrf_token": CSRF_SLOT,
+        "time_left": TIME_LEFT_SLOT,
+        "live_messages": MESSAGES_SLOT,
     }
-    return render(request, template, context, status=status)
+    html = render_to_string("games/game.html#table", context, request)
+    return {"html": html, "your_turn": bool(view["your_turn"])}
 
 
 def automatic_turns(moves) -> dict[int, str]:
     """Turns not played by the player themself, with why (a timeout, a bot)."""
     return {move.turn: move.made_by for move in moves if move.made_by != MadeBy.PLAYER}
+
+
+def _fill_in(request: HttpRequest, game: Game, html: str) -> str:
+    """The cached table with this request's CSRF token, time left and (HTMX) messages."""
+    messages_html = ""
+    if request.htmx:
+        shown = list(messages.get_messages(request))
+        if shown:
+            messages_html = format_html(
+                '<div role="alert"><ul class="messages">{}</ul></div>',
+                format_html_join("", '<li class="{}">{}</li>', ((m.tags, m) for m in shown)),
+            )
+    time_left = escape(timeuntil(game.turn_deadline)) if game.turn_deadline else ""
+    html = html.replace(CSRF_SLOT, escape(get_token(request)), -1)
+    html = html.replace(TIME_LEFT_SLOT, time_left, 1).replace(MESSAGES_SLOT, messages_html, 1)
+    return mark_safe(html)  # noqa: S308 (rendered by the template, slots escaped)
+
+
+def _cache_get(key: str) -> dict | None:
+    """A failing cache is no cache: the page renders from the database."""
+    try:
+        found = caches[DEFAULT_CACHE_ALIAS].get(key)
+    except Exception:
+        log.warning("could not read a table from the cache", exc_info=True)
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _cache_set(key: str, value: dict) -> None:
+    try:
+        caches[DEFAULT_CACHE_ALIAS].set(key, value, TABLE_TTL)
+    except Exception:
+        log.warning("could not write a table to the cache", exc_info=True)
 
 
 @login_required
