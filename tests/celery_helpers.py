@@ -86,6 +86,19 @@ def _forget_broker_connections() -> None:
     delivery.forget_broker_failure()
 
 
+def wait_for_port(port: int, process: subprocess.Popen, what: str, seconds: float = 30) -> None:
+    """Wait until `process` (just started) accepts connections on 127.0.0.1:`port`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise AssertionError(f"{what} did not start on port {port}") from None
+            time.sleep(0.1)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

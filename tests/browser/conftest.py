@@ -87,6 +87,20 @@ def screenshot(page: Page, name: str) -> Path:
     return path
 
 
+def logged_in_page(browser: Browser, base: str, user) -> Page:
+    """A new page (in a context of its own) logged in as `user` at `base`, without the
+    login form: the session is made by the test client's force_login."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    return context.new_page()
+
+
 def log_in_to_admin(page: Page, base: str, email: str, password: str) -> None:
     page.goto(f"{base}/admin/login/")
     page.get_by_label("Email address").fill(email)

@@ -4,24 +4,14 @@ again, it polls at once and shows what happened meanwhile (static/js/poll.js).""
 import time
 
 import pytest
-from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 from games.engine import Clue, action_to_dict
 from games.services import play
+from tests.browser.conftest import logged_in_page
 from tests.games.conftest import current_user, start_game, user_at
 
 POLL_EVERY = 5  # seconds: hx-trigger="every 5s" in templates/games/game.html
-
-
-def logged_in_page(browser: Browser, base: str, user) -> Page:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    return context.new_page()
 
 
 def set_visible(page: Page, visible: bool) -> None:

@@ -5,27 +5,16 @@ to the built-in receiver, as a mail client would."""
 import re
 
 import pytest
-from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 from games.models import Game
 from mailplay.models import InboundMessage
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import logged_in_page, screenshot
 from tests.browser.test_game_browser import take_turn
 from tests.celery_helpers import wait_for
 from tests.games.conftest import start_game
 from tests.mailplay.conftest import receiver  # noqa: F401  (a fixture)
 from tests.notifications.conftest import debug_urls, mail_folder  # noqa: F401  (fixtures)
-
-
-def logged_in_page(browser: Browser, base: str, user) -> Page:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    return context.new_page()
 
 
 def answer_newest_turn_email(page: Page, base: str, turn: int) -> None:

@@ -3,10 +3,8 @@ PostgreSQL; a player watching the game sees the other player's move within a sec
 commit, though the page polls only every 5 seconds."""
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -14,10 +12,9 @@ import pytest
 from django.conf import settings as django_settings
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import logged_in_page, screenshot
 from tests.browser.test_game_browser import take_turn
-from tests.browser.test_play_by_email_browser import logged_in_page
-from tests.celery_helpers import ROOT, database_url_of_this_test, free_port
+from tests.celery_helpers import ROOT, database_url_of_this_test, free_port, wait_for_port
 from tests.games.conftest import current_user, start_game
 
 
@@ -36,15 +33,7 @@ def asgi_server(port: int, **env: str) -> Iterator[str]:
         text=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise AssertionError("uvicorn did not start") from None
-                time.sleep(0.1)
+        wait_for_port(port, process, "uvicorn")
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()

@@ -5,10 +5,8 @@ the moves, and every reply is answered."""
 import os
 import re
 import smtplib
-import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +23,7 @@ from tests.celery_helpers import (
     database_url_of_this_test,
     free_port,
     wait_for,
+    wait_for_port,
 )
 from tests.games.conftest import current_user, start_game
 from tests.mailplay.conftest import reply
@@ -43,15 +42,7 @@ def receiver_process(port: int, **env: str) -> Iterator[subprocess.Popen]:
         text=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise AssertionError("the receiver did not start") from None
-                time.sleep(0.1)
+        wait_for_port(port, process, "the receiver")
         yield process
     finally:
         process.terminate()
