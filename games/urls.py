@@ -6,6 +6,7 @@ app_name = "games"
 urlpatterns = [
     path("games/new/", lobby.new_game, name="new"),
     path("bots/", lobby.how_the_bots_play, name="bots"),
+    path("by-email/", lobby.play_by_email, name="by_email"),
     path("games/<int:game_id>/join/<str:code>/", lobby.invite_link, name="invite"),
     path("games/<int:game_id>/join/", lobby.join, name="join"),
     path("games/<int:game_id>/leave/", lobby.leave, name="leave"),

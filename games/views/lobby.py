@@ -65,6 +65,10 @@ def how_the_bots_play(request: HttpRequest) -> HttpResponse:
     return render(request, "games/bots.html")
 
 
+def play_by_email(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/by_email.html")
+
+
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None)
