@@ -200,6 +200,9 @@ if env.str("REDIS_URL", default="") and not RUNNING_TESTS:
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.5},
         }
     }
+    # Issue 15: sessions read from Redis (0 queries), kept in the database (accounts/sessions.py).
+    # Only with a cache every process shares: see that module.
+    SESSION_ENGINE = "accounts.sessions"
 # Issue 15: the poll answers "nothing changed" from the cache only when every process (web
 # and worker) shares it, Redis: the embedded default's cache is each process's memory, which
 # would never hear of a worker's move. The tests run everything in one process.

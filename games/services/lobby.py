@@ -8,7 +8,7 @@ from games import limits
 from games.engine import GameOptions, seating_order
 from games.errors import GameError, NotAllowed
 from games.models import ChatPolicy, Game, Invitation, Seat, TimeoutPolicy
-from games.services import announce, versions
+from games.services import announce, snapshots, versions
 from games.services.play import store_summary
 
 
@@ -147,6 +147,7 @@ def start_game(game_id: int, user: User) -> Game:
         store_summary(game, state)
         game.save()
         versions.bump(game)
+        snapshots.keep_after_commit(game, state)
         announce.turn_changed(game, state)
     return game
 

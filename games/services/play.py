@@ -5,8 +5,9 @@ legal; then one Move is appended (unique per game and turn), the summary on Game
 and the next turn announced (games/services/announce.py).
 
 Issue 15: a move reads the game (locked) and its seats once each, and its moves' actions
-once; the summary and the game's new version are one UPDATE, and the outbox rows one INSERT
-(six statements in all; tests/games/test_move_queries.py).
+once unless the cache holds the state after the last move (games/services/snapshots.py); the
+summary and the game's new version are one UPDATE, and the outbox rows one INSERT (six
+statements in all, five with the state from the cache; tests/games/test_move_queries.py).
 """
 
 from datetime import timedelta
@@ -27,7 +28,7 @@ from games.engine import (
 )
 from games.errors import GameError, IllegalMove, NotAllowed, StaleMove
 from games.models import Game, MadeBy, Move, Seat
-from games.services import announce, versions
+from games.services import announce, snapshots, versions
 
 
 def submit_action(game_id: int, user: User, action: dict, expected_turn: int) -> Move:
@@ -65,7 +66,7 @@ def bot_move(game_id: int, expected_turn: int) -> Move | None:
         seat = next(seat for seat in seats if seat.position == game.current_seat)
         if not seat.is_bot:
             return None
-        state = game.load_state()
+        state = snapshots.state_of(game)
         action = bot_action(game, seat, state)
         return apply_action(game, seat, action, MadeBy.BOT, seats=seats, state=state)
 
@@ -94,10 +95,10 @@ def apply_action(
 ) -> Move:
     """Apply one action to a locked game whose turn it is for `seat`, and record it.
 
-    `seats` (the game's seats) and `state` (its state before the action, rebuilt from its
-    moves) when the caller has read them already under the lock: they are not read again."""
+    `seats` (the game's seats) and `state` (its state before the action) when the caller
+    has read them already under the lock: they are not read again."""
     if state is None:
-        state = game.load_state()
+        state = snapshots.state_of(game)
     try:
         if isinstance(action, dict):
             action = action_from_dict(action)
@@ -113,6 +114,7 @@ def apply_action(
     )
     store_summary(game, state)
     save_summary_and_bump(game)
+    snapshots.keep_after_commit(game, state)
     announce.turn_changed(game, state, seats)
     return move
 

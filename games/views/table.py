@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from games.engine import view_for
-from games.errors import GameError, StaleMove
+from games.errors import GameError, NotAllowed, StaleMove
 from games.forms import ExtendForm, action_from_post
 from games.models import Game, MadeBy, Seat
 from games.permissions import may_extend
@@ -286,41 +286,47 @@ def _unchanged_poll(request: HttpRequest) -> HttpResponse | None:
 @login_required
 @require_POST
 def move(request: HttpRequest, game_id: int) -> HttpResponse:
-    game, seat = game_for(request, game_id)
-    if seat is None:
-        raise Http404("No such game")
+    """Make the viewer's move. The service checks the seat and the turn under the game's
+    lock, so a move that goes through reads nothing else: no game before it, none after."""
     action, expected_turn, error = action_from_post(request.POST)
     if error:
         messages.error(request, error)
-        return _after_move(request, game_id, seat, status=400)
+        return _after_refusal(request, game_id, status=400)
     if action["type"] == "play" and request.POST.get("confirmed") != "yes":
-        game.refresh_from_db()
+        game, seat = game_for(request, game_id)
+        if seat is None:
+            raise Http404("No such game")
         if game.turn == expected_turn and game.is_playing():
             return _turn_page(request, game, seat, confirm=action)
     try:
-        play.submit_action(game_id, request.user, action, expected_turn)
+        made = play.submit_action(game_id, request.user, action, expected_turn)
+    except NotAllowed:
+        raise Http404("No such game") from None  # not a player here: as if there were no game
     except StaleMove as error:
         messages.warning(request, str(error))
-        return _after_move(request, game_id, seat, status=409)
+        return _after_refusal(request, game_id, status=409)
     except GameError as error:
         messages.error(request, str(error))
-        return _after_move(request, game_id, seat, status=400)
-    return _after_move(request, game_id, seat)
+        return _after_refusal(request, game_id, status=400)
+    game = made.game  # as the move left it (its summary and version are set)
+    if request.htmx:
+        if not game.is_playing():
+            return HttpResponseClientRedirect(game.get_absolute_url())
+        return _turn_page(request, *game_for(request, game_id))
+    return redirect(game)  # a refresh does not post again
 
 
-def _after_move(request: HttpRequest, game_id: int, seat: Seat, status: int = 200):
-    """The table as it is now. HTMX swaps only 2xx responses, so it gets 200 and the message;
-    a plain form post is redirected (a refresh does not post again) unless it failed."""
-    game = Game.objects.get(pk=game_id)
+def _after_refusal(request: HttpRequest, game_id: int, status: int) -> HttpResponse:
+    """The table as it is now, with the message saying why nothing was done. HTMX swaps only
+    2xx responses, so it gets 200; a plain form post gets the status."""
+    game, seat = game_for(request, game_id)
+    if seat is None:
+        raise Http404("No such game")
     if not game.is_playing():
         if request.htmx:
             return HttpResponseClientRedirect(game.get_absolute_url())
         return redirect(game)
-    if request.htmx:
-        return _turn_page(request, game, seat)
-    if status == 200:
-        return redirect(game)
-    return _turn_page(request, game, seat, status=status)
+    return _turn_page(request, game, seat, status=200 if request.htmx else status)
 
 
 @login_required

@@ -59,3 +59,26 @@ def test_the_replay_page(client, alice, bob, django_assert_max_num_queries, last
     client.get(url)
     with django_assert_max_num_queries(8 + SESSION_QUERIES):
         assert client.get(url).status_code == 200
+
+
+def test_a_move_request_reads_only_the_session_the_user_and_the_move(client, alice, bob):
+    """The view leaves the checks to the service (under the game's lock) and reads nothing
+    after it: no seats before the move, no game after it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.engine import Clue
+    from tests.games.test_move_queries import MOVE_QUERIES, Counted
+
+    game = start_game(alice, bob, turn_time_limit=24)
+    client.force_login(user_at(game, game.current_seat))
+    clue = next(a for a in game.load_state().legal_actions() if isinstance(a, Clue) and a.rank)
+    form = {"kind": "clue", "target": clue.target, "rank": clue.rank, "turn": game.turn}
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(f"/games/{game.pk}/move/", form)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    queries = Counted(captured.captured_queries)
+    assert len(queries) <= SESSION_QUERIES + 1 + MOVE_QUERIES, str(queries)
+    reads = [sql.split(" WHERE ")[0] for sql in queries.statements if sql.startswith("SELECT")]
+    assert sum('FROM "games_game"' in sql for sql in reads) == 1, str(queries)  # the lock
+    assert sum('FROM "games_seat"' in sql for sql in reads) == 1, str(queries)

@@ -1,0 +1,74 @@
+"""The engine's state of a game after each move, kept in the cache (issue 15: a move without
+replaying the game, and without reading its moves).
+
+A game's moves are only ever appended, one per turn, so (game, turn) names one state for
+good (the game named by its id, start time, deal and options). The state after a move is
+written to the cache once that move's transaction commits, never before (a move rolled back
+leaves nothing behind: its turn's state is made again by the move that does commit). The key
+also holds a digest of the engine's source, so a state pickled by other engine code is never
+read. Whatever the cache holds is checked against the game (the turn), and anything missing,
+stale or unreadable is rebuilt from the moves: the database stays the one source of truth.
+"""
+
+import hashlib
+import logging
+import pickle
+from pathlib import Path
+
+from django.core.cache import cache
+from django.db import transaction
+
+from games.engine import GameState
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+STATE_TTL = 2 * 24 * 3600  # seconds: two days, about as long as a slow player's turn
+
+
+def _engine_digest() -> str:
+    engine = Path(__file__).resolve().parents[1] / "engine"
+    digest = hashlib.sha256()
+    for source in sorted(engine.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+ENGINE_DIGEST = _engine_digest()
+
+
+def _key(game: Game, turn: int) -> str:
+    """The game's identity in full (ids are reused when a database is made afresh while the
+    cache lives on), the turn, and the engine."""
+    started = game.started_at.isoformat() if game.started_at else ""
+    deal = repr((ENGINE_DIGEST, game.pk, started, game.deck_source, game.options)).encode()
+    return f"game:{game.pk}:state:{turn}:{hashlib.sha256(deal).hexdigest()[:32]}"
+
+
+def state_of(game: Game) -> GameState:
+    """The game's state now (at `game.turn`): from the cache when it holds it, else rebuilt
+    from the moves."""
+    try:
+        pickled = cache.get(_key(game, game.turn))
+        state = pickle.loads(pickled) if isinstance(pickled, bytes) else None  # noqa: S301
+    except Exception:
+        # Our own pickles, in our own cache; anything unreadable is rebuilt.
+        log.warning("could not read a game's state from the cache", exc_info=True)
+        state = None
+    if isinstance(state, GameState) and state.turn == game.turn:
+        return state
+    return game.load_state()
+
+
+def keep_after_commit(game: Game, state: GameState) -> None:
+    """Keep `state` (the game's state at `state.turn`) once the current transaction commits."""
+    pickled = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    key = _key(game, state.turn)
+
+    def keep() -> None:
+        try:
+            cache.set(key, pickled, STATE_TTL)
+        except Exception:
+            log.warning("could not keep a game's state in the cache", exc_info=True)
+
+    transaction.on_commit(keep)
