@@ -326,8 +326,13 @@ def count_queries(args: argparse.Namespace) -> dict[str, int]:
             status = request().status_code
         if status != expected_status:
             raise RuntimeError(f"counting queries: {name} answered {status}")
-        counts[name] = len(captured)
+        counts[name] = sum(not _transaction_control(q["sql"]) for q in captured.captured_queries)
     return counts
+
+
+def _transaction_control(sql: str) -> bool:
+    """BEGIN, COMMIT, savepoints: not counted as queries (a move's transaction adds two)."""
+    return sql.lstrip().upper().startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK"))
 
 
 # -- gunicorn -------------------------------------------------------------------------------
@@ -742,7 +747,10 @@ def print_table(result: dict) -> None:
     print()
     print("median ×, p95 ×: over the trivial view's median, p95, measured in the same run.")
     print("poll: an unchanged game's poll (204), in the steady state (after the page's first).")
-    print("SQL: queries per request, counted in-process with Django's test client.")
+    print(
+        "SQL: queries per request, counted in-process with Django's test client "
+        "(BEGIN and COMMIT not counted)."
+    )
     if result["broker_tasks_queued"]:
         print(f"{result['broker_tasks_queued']} Celery tasks were queued (and dropped).")
     print()
