@@ -1,7 +1,7 @@
 from django import forms
 
 from games.engine import MULTICOLOUR_VARIANTS, GameOptions, InvalidOptions
-from games.models import TIME_LIMITS, ChatPolicy, Game, TimeoutPolicy
+from games.models import TIME_LIMITS, BotKind, ChatPolicy, Game, TimeoutPolicy
 
 
 class NewGameForm(forms.Form):
@@ -20,6 +20,16 @@ class NewGameForm(forms.Form):
         empty_value=0,
         help_text="Bots take seats at once; you can add or remove them until the start. "
         "They follow the conventions of the “How the bots play” page.",
+    )
+    bot_kind = forms.TypedChoiceField(
+        label="Which bots",
+        choices=BotKind.choices,
+        initial=BotKind.HOUSE,
+        required=False,
+        empty_value=BotKind.HOUSE,
+        widget=forms.RadioSelect,
+        help_text="The house bot plays with people and adapts to how they clue. The expert bot "
+        "is for watching bots play their best: its clues follow a code people cannot read.",
     )
     multicolour = forms.TypedChoiceField(
         label="Multicolour",

@@ -39,6 +39,14 @@ class TimeoutPolicy(models.TextChoices):
     END_GAME = "end_game", "The game ends, timed out (score 0)"
 
 
+class BotKind(models.TextChoices):
+    """Which bot sits in a bot seat. Only the house bot ever moves for a person (a player
+    whose time ran out): the expert bot's clues mean nothing to people."""
+
+    HOUSE = "house", "House bot: plays with people, adapts to how they clue"
+    EXPERT = "expert", "Expert bot (hat guessing): for bots only, people cannot read its clues"
+
+
 class ChatPolicy(models.TextChoices):
     AFTER = "after", "Only after the game ends (the rules forbid table talk)"
     DURING = "during", "During the game too"
@@ -254,11 +262,23 @@ class Seat(models.Model):
     is_bot = models.BooleanField(
         default=False, help_text="A bot plays this seat (a player who timed out too often)."
     )
+    bot_kind = models.CharField(
+        max_length=10,
+        choices=BotKind.choices,
+        default=BotKind.HOUSE,
+        help_text="Which bot plays a seat that no person holds (games/services/play.py).",
+    )
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
     wants_pause = models.BooleanField(default=False)
     muted = models.BooleanField(default=False, help_text="No emails about this game.")
     last_seen_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player's open game page last polled."
+    )
+    notes = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The player's private notes on cards: {card id: text} "
+        "(games/services/notes.py). Shown to everyone in the finished game's replay.",
     )
 
     objects = SeatQuerySet.as_manager()
@@ -283,7 +303,10 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         if not self.user_id:
-            return f"Bot {self.position + 1}" if self.is_bot else "(empty)"
+            if not self.is_bot:
+                return "(empty)"
+            kind = "Expert bot" if self.bot_kind == BotKind.EXPERT else "Bot"
+            return f"{kind} {self.position + 1}"
         return f"{self.user.display_name} (bot)" if self.is_bot else self.user.display_name
 
 

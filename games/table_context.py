@@ -10,6 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games.engine import SUIT_LETTERS, SUITS
+from games.engine.cards import MAX_RANK, copies_per_identity
 
 RANKS = (1, 2, 3, 4, 5)
 
@@ -55,12 +56,14 @@ def clue_label(clue: dict) -> str:
     return clue["colour"] if clue.get("colour") else f"{clue['rank']}s"
 
 
-def _grid(card: dict, num_suits: int) -> list[dict]:
+def _grid(card: dict, num_suits: int, counted: str = "possible_counted") -> list[dict]:
     """Every identity of the variant, marked as the card's knowledge allows:
     possible (by clues and by counting), counted out (possible by clues, but every copy is
-    in sight), or impossible (ruled out by clues)."""
+    in sight), or impossible (ruled out by clues). `counted` names the card's counted
+    identities: the holder's own count for the viewer's cards, the public count (played and
+    discarded cards only) for a teammate's card: the empathy view."""
     by_clues = set(card["possible"])
-    by_counting = set(card.get("possible_counted", {}))
+    by_counting = set(card.get(counted, {}))
     rows = []
     for suit in range(num_suits):
         cells = []
@@ -88,20 +91,143 @@ def clue_badges(card: dict) -> tuple[list[str], list[str]]:
     return touched, missed
 
 
+def slots_text(slots: list[int]) -> str:
+    """'slots 1, 4' or 'slot 2' (or '' for none)."""
+    if not slots:
+        return ""
+    return ("slot " if len(slots) == 1 else "slots ") + ", ".join(map(str, slots))
+
+
+def _clue_data(clue: dict) -> str:
+    """A clue button's data-clue: 'target:1 colour:red' or 'target:1 rank:3'."""
+    if clue.get("colour"):
+        return f"target:{clue['target']} colour:{clue['colour']}"
+    return f"target:{clue['target']} rank:{clue['rank']}"
+
+
+def _clue_key(clue: dict) -> str:
+    """The class that ties a clue button to the cards it touches: 'touch-red', 'touch-3'."""
+    return f"touch-{clue['colour']}" if clue.get("colour") else f"touch-{clue['rank']}"
+
+
+def figures(view: dict) -> dict:
+    """The board's figures, as hanab.live computes them.
+
+    Pace: score + cards left in the deck + players - the best score still possible; the
+    discards the team can still make before a card it needs must be lost (below 0 the best
+    score cannot be reached any more). Efficiency: cards played per clue given so far.
+    Needed: the cards still to play per clue the team can still give at most (hanab.live's
+    "clues still usable"). Pace and the clues still usable are shown while the deck has
+    cards. Every figure comes from public information only."""
+    clues_given = sum(1 for entry in view["history"] if entry["type"] == "clue")
+    played = sum(firework["height"] for firework in view["fireworks"])
+    to_play = max(0, view["max_reachable_score"] - view["score"])
+    pace = usable = None
+    if view["deck_size"] > 0 and not view["is_over"]:
+        pace = view["score"] + view["deck_size"] + view["players"] - view["max_reachable_score"]
+        usable = clues_still_usable(view)
+    return {
+        "pace": pace,
+        "efficiency": f"{played / clues_given:.2f}" if clues_given else None,
+        "clues_given": clues_given,
+        "played": played,
+        "to_play": to_play,
+        "clues_usable": usable,
+        "needed": f"{to_play / usable:.2f}" if usable and to_play else None,
+    }
+
+
+def max_heights(view: dict) -> list[int]:
+    """How high each firework can still rise: while a copy of its next card is not lost."""
+    total = copies_per_identity(view["options"]["multicolour"])
+    lost = [0] * len(total)
+    for card in view["discards"]:
+        lost[SUITS.index(card["suit"]) * MAX_RANK + card["rank"] - 1] += 1
+    heights = []
+    for suit, firework in enumerate(view["fireworks"]):
+        height = firework["height"]
+        while (
+            height < MAX_RANK and total[suit * MAX_RANK + height] > lost[suit * MAX_RANK + height]
+        ):
+            height += 1
+        heights.append(height)
+    return heights
+
+
+def clues_still_usable(view: dict) -> int | None:
+    """The most clues the team can still give and reach the best score still possible, as
+    hanab.live counts them: the clue tokens now, one per discard the deck leaves room for
+    before the final round, one per firework that can be completed before it (a 5 gives a
+    token back). None once the deck is empty."""
+    deck, end = view["deck_size"], view["players"]
+    if deck <= 0:
+        return None
+    reach = max_heights(view)
+    heights = [firework["height"] for firework in view["fireworks"]]
+    missing = sum(reach) - sum(heights)
+    if missing <= end + 1:
+        discards = deck - 1
+    elif missing <= end + deck:
+        discards = end + deck - missing
+    else:
+        discards = 0
+    plays_in_final_round = min(missing, end + 1)
+    plays_before = min(missing, end + deck) - plays_in_final_round
+    completable = sorted(
+        top - height for height, top in zip(heights, reach, strict=True) if top == MAX_RANK > height
+    )
+    suits = played = 0
+    for cards in completable:
+        if played + cards > plays_before:
+            break
+        played += cards
+        suits += 1
+    return view["clue_tokens"] + discards + suits
+
+
 AUTOMATIC = {"timeout": "time ran out, so a bot made this move", "bot": "a bot's move"}
 
 
-def table(view: dict, automatic_turns: dict[int, str] | None = None) -> dict:
+def table(
+    view: dict,
+    automatic_turns: dict[int, str] | None = None,
+    notes: dict[int, list[dict]] | None = None,
+) -> dict:
     """The engine's view, regrouped: the viewer's hand, the others in turn order, the discard
     pile by suit, clue choices by target, the history newest first (moves not made by the
-    player themself say so)."""
+    player themself say so), the last action's marks (the cards the last clue touched, a
+    misplay's burned fuse) and the figures of the board. `notes`: card id -> the notes shown
+    on it (games/services/notes.py)."""
     automatic_turns = automatic_turns or {}
+    notes = notes or {}
     num_suits = len(view["fireworks"])
     legal = view.get("legal") or {}
+    slots = {card["id"]: card["slot"] for hand in view["hands"] for card in hand["cards"]}
     clues_by_target: dict[int, list[dict]] = {}
     for clue in legal.get("clues", []):
-        clue = {**clue, "label": clue_label(clue), "count": len(clue["touches"])}
+        touched_slots = sorted(slots[cid] for cid in clue["touches"] if cid in slots)
+        clue = {
+            **clue,
+            "label": clue_label(clue),
+            "count": len(clue["touches"]),
+            "slots": touched_slots,
+            "slots_text": slots_text(touched_slots),
+            "data": _clue_data(clue),
+            "key": _clue_key(clue),
+        }
         clues_by_target.setdefault(clue["target"], []).append(clue)
+    # Each card a clue would touch carries the clue's key as a class: hovering or focusing
+    # the clue's button highlights them (static/css/site.css, no script).
+    touch_keys: dict[int, list[str]] = {}
+    for clues in clues_by_target.values():
+        for clue in clues:
+            for cid in clue["touches"]:
+                touch_keys.setdefault(cid, []).append(clue["key"])
+
+    history = view["history"]
+    last = history[-1] if history else None
+    last_clued = set(last["touched"]) if last and last["type"] == "clue" else set()
+    misplay = bool(last and last["type"] == "play" and not last["placed"])
 
     viewer = view.get("viewer")
     current = view["current_seat"]
@@ -110,9 +236,19 @@ def table(view: dict, automatic_turns: dict[int, str] | None = None) -> dict:
         cards = []
         for card in hand["cards"]:
             touched, missed = clue_badges(card)
-            entry = {**card, "touched_by": touched, "missed_by": missed}
+            entry = {
+                **card,
+                "touched_by": touched,
+                "missed_by": missed,
+                "last_clued": card["id"] in last_clued,
+                "notes": notes.get(card["id"], []),
+                "touch_classes": " ".join(touch_keys.get(card["id"], [])),
+            }
             if "suit" in card:
                 entry = visible_card(entry)
+                if "possible_public" in card:  # a teammate's card: what its holder knows
+                    entry["empathy_html"] = grid_html(_grid(card, num_suits, "possible_public"))
+                    entry["empathy_could_be"] = card["possible_public"]
             else:
                 entry["grid"] = _grid(card, num_suits)
                 entry["grid_html"] = grid_html(entry["grid"])
@@ -144,9 +280,15 @@ def table(view: dict, automatic_turns: dict[int, str] | None = None) -> dict:
         "hands": hands,
         "discards_by_suit": discards_by_suit,
         "history": [
-            {**entry, "note": AUTOMATIC.get(automatic_turns.get(entry["turn"], ""))}
-            for entry in reversed(view["history"])
+            {
+                **entry,
+                "note": AUTOMATIC.get(automatic_turns.get(entry["turn"], "")),
+                "misplay": misplay and entry is last,
+            }
+            for entry in reversed(history)
         ],
+        "misplay": misplay,
+        "figures": figures(view),
         "current_name": None if current is None else view["names"][current],
         "can_discard": bool(legal.get("discard")),
         "can_clue": bool(legal.get("clues")),

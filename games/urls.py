@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import chat, events, lobby, replay, table
+from games.views import chat, events, lobby, lookback, notes, replay, table
 
 app_name = "games"
 urlpatterns = [
@@ -18,12 +18,14 @@ urlpatterns = [
     path("games/<int:game_id>/poll/", table.poll, name="poll"),
     path("games/<int:game_id>/events/", events.events, name="events"),
     path("games/<int:game_id>/move/", table.move, name="move"),
+    path("games/<int:game_id>/note/", notes.note, name="note"),
     path("games/<int:game_id>/pause/", table.pause, name="pause"),
     path("games/<int:game_id>/resume/", table.resume, name="resume"),
     path("games/<int:game_id>/extend/", table.extend, name="extend"),
     path("games/<int:game_id>/mute/", table.mute, name="mute"),
     path("games/<int:game_id>/reclaim/", table.reclaim, name="reclaim"),
     path("games/<int:game_id>/chat/", chat.chat, name="chat"),
+    path("games/<int:game_id>/as-seen/<int:turn>/", lookback.look_back, name="look_back"),
     path("games/<int:game_id>/replay/<int:turn>/", replay.replay_view, name="replay"),
     path("games/<int:game_id>/analysis/", replay.analysis, name="analysis"),
     path("games/<int:game_id>/export.json", replay.export, name="export"),

@@ -1,5 +1,8 @@
 from django.conf import settings
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
@@ -7,8 +10,16 @@ from games.views.lobby import home
 from hanabi_site.health import healthz
 from mailplay import webhooks
 
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Where browsers and feed readers look for the icon unasked: the static file (its name
+    is hashed in production, so the address is found per request)."""
+    return redirect(static("favicon.ico"))
+
+
 urlpatterns = [
     path("", home, name="home"),
+    path("favicon.ico", favicon, name="favicon"),
     path("", include("games.urls")),
     path("", include("moderation.urls")),
     # The old address of the login page (bookmarks, pages that name "login").

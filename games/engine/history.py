@@ -1,4 +1,5 @@
-"""A game's history in words: "Ann clues Bob: blue, touching 2 cards", "Bob plays red 3".
+"""A game's history in words: "Ann clues Bob: blue, touching 2 cards (slots 1, 3)", "Bob
+plays red 3".
 
 Every sentence tells only what the whole table saw (played and discarded cards are face up),
 so the history is safe to show to any player at any time.
@@ -25,6 +26,20 @@ def clue_value_text(colour: int | None, rank: int | None) -> str:
     return SUITS[colour] if colour is not None else f"{rank}s"
 
 
+def touched_slots(event: Event) -> list[int]:
+    """The slots a clue touched, as the clued hand was then (slot 1 = the newest card)."""
+    return [slot for slot, cid in enumerate(event.hand, start=1) if cid in event.touched]
+
+
+def slots_text(event: Event) -> str:
+    """' (slots 1, 3)' for a clue that touched cards (public: the whole table saw it)."""
+    slots = touched_slots(event)
+    if not slots:
+        return ""
+    word = "slot" if len(slots) == 1 else "slots"
+    return f" ({word} {', '.join(map(str, slots))})"
+
+
 def describe(event: Event, state: GameState, names: Sequence[str] | None = None) -> str:
     """One sentence for one event of ``state``'s game."""
     card = None if event.card_id is None else state.deck[event.card_id]
@@ -47,7 +62,10 @@ def sentence_parts(event: Event, card: Card | None) -> tuple[int | None, str]:
             if count == 0
             else f"touching {count} card" + ("s" if count > 1 else "")
         )
-        return event.target, f": {clue_value_text(event.colour, event.rank)}, {touching}"
+        return (
+            event.target,
+            f": {clue_value_text(event.colour, event.rank)}, {touching}{slots_text(event)}",
+        )
     if event.kind == "discard":
         return None, f" discards {card.name}"
     if not event.placed:

@@ -25,7 +25,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from .cards import IDENTITIES, MAX_RANK, SUIT_LETTERS, SUITS, Card, identity_code
+from .cards import (
+    IDENTITIES,
+    MAX_RANK,
+    SUIT_LETTERS,
+    SUITS,
+    Card,
+    copies_per_identity,
+    identity_code,
+)
 from .history import end_text, player_name, sentence_parts
 from .knowledge import identities_of, possible_counted, visible_counts
 from .options import MAX_CLUE_TOKENS
@@ -80,6 +88,29 @@ def _knowledge(state: GameState, card_id: int) -> dict:
 def _counted(state: GameState, seat: int, card_id: int, visible: list[int]) -> dict[str, int]:
     counted = possible_counted(state, seat, card_id, visible)
     return {_CODES[ident]: count for ident, count in counted.items()}
+
+
+def _public_possible(state: GameState, card_id: int, public: list[int]) -> list[str]:
+    """What the card's holder knows of it from public information alone (empathy): the
+    identities its clues allow that still have a copy outside the fireworks and the discard
+    pile. Never from the cards the holder sees: those include the viewer's own hand."""
+    total = copies_per_identity(state.options.multicolour)
+    return [
+        _CODES[ident]
+        for ident in identities_of(state.clue_mask(card_id))
+        if total[ident] > public[ident]
+    ]
+
+
+def is_critical(state: GameState, ident: int) -> bool:
+    """The last copy of an identity its firework still needs and can still reach: losing
+    it lowers the best score still possible."""
+    suit, below = divmod(ident, MAX_RANK)  # `below`: the ranks under this card's
+    height = state.fireworks[suit]
+    if height > below or state.copies_left(ident) != 1:
+        return False
+    base = suit * MAX_RANK
+    return all(state.copies_left(base + lower) for lower in range(height, below))
 
 
 # The names-free parts of one history entry: the entry without its "text" (which holds
@@ -197,6 +228,7 @@ def view_for(state: GameState, seat: int, names: Sequence[str] | None = None) ->
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
         raise ValueError(f"there is no seat {seat!r} in this game")
     visible = visible_counts(state, seat)
+    public = visible_counts(state, None)
     hands = []
     for holder, hand in enumerate(state.hands):
         cards = []
@@ -208,6 +240,8 @@ def view_for(state: GameState, seat: int, names: Sequence[str] | None = None) ->
             else:
                 entry.update(card_dict(state, cid))
                 entry.update(_knowledge(state, cid))
+                entry["possible_public"] = _public_possible(state, cid, public)
+                entry["critical"] = is_critical(state, state._ident[cid])
             cards.append(entry)
         hands.append(
             {

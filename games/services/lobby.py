@@ -7,7 +7,7 @@ from accounts.models import User
 from games import limits
 from games.engine import GameOptions, seating_order
 from games.errors import GameError, NotAllowed
-from games.models import ChatPolicy, Game, Invitation, Seat, TimeoutPolicy
+from games.models import BotKind, ChatPolicy, Game, Invitation, Seat, TimeoutPolicy
 from games.services import announce, snapshots, versions
 from games.services.play import store_summary
 
@@ -27,11 +27,14 @@ def create_game(
     timeout_policy: str = TimeoutPolicy.AUTO_MOVE,
     bots: int = 0,
     chat_policy: str = ChatPolicy.AFTER,
+    bot_kind: str = BotKind.HOUSE,
 ) -> Game:
-    """A new open game with the creator in the first seat, `bots` bots in the last seats,
-    and the other seats empty."""
+    """A new open game with the creator in the first seat, `bots` bots (of `bot_kind`) in the
+    last seats, and the other seats empty."""
     if not 0 <= bots < options.players:
         raise GameError("Leave at least one seat for a person.")
+    if bot_kind not in BotKind.values:
+        raise GameError("There is no such bot.")
     with transaction.atomic():
         game = Game.objects.create(
             options=options.to_dict(),
@@ -49,6 +52,7 @@ def create_game(
                 position=position,
                 user=creator if position == 0 else None,
                 is_bot=position >= first_bot,
+                bot_kind=bot_kind if position >= first_bot else BotKind.HOUSE,
             )
             for position in range(options.players)
         )
@@ -87,8 +91,9 @@ def leave_game(game_id: int, user: User) -> Game:
     return game
 
 
-def set_bot(game_id: int, user: User, position: int, bot: bool) -> Game:
-    """The creator puts a bot in an empty seat before the start, or takes it away."""
+def set_bot(game_id: int, user: User, position: int, bot: bool, kind: str = BotKind.HOUSE) -> Game:
+    """The creator puts a bot (of `kind`) in an empty seat before the start, or takes it
+    away; a bot already seated may be swapped for the other kind."""
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if game.creator_id != user.pk:
@@ -98,10 +103,14 @@ def set_bot(game_id: int, user: User, position: int, bot: bool) -> Game:
         seat = game.seats.filter(position=position, user=None).first()
         if seat is None:
             raise GameError("That seat is taken by a player.")
-        if seat.is_bot == bot:
-            raise GameError("A bot already sits there." if bot else "No bot sits there.")
-        seat.is_bot = bot
-        seat.save(update_fields=["is_bot"])
+        if kind not in BotKind.values:
+            raise GameError("There is no such bot.")
+        if not bot and not seat.is_bot:
+            raise GameError("No bot sits there.")
+        if bot and seat.is_bot and seat.bot_kind == kind:
+            raise GameError("That bot already sits there.")
+        seat.is_bot, seat.bot_kind = bot, kind if bot else BotKind.HOUSE
+        seat.save(update_fields=["is_bot", "bot_kind"])
         versions.bump(game)
     return game
 
@@ -134,13 +143,13 @@ def start_game(game_id: int, user: User) -> Game:
             raise GameError("Every seat must be taken before the game can start.")
         if all(seat.is_bot for seat in seats):
             raise GameError("At least one person must play.")
-        by_joining = [(seat.user_id, seat.is_bot) for seat in seats]
+        by_joining = [(seat.user_id, seat.is_bot, seat.bot_kind) for seat in seats]
         order = seating_order(game.seed, len(seats))
         for seat, source in zip(seats, order, strict=True):
-            seat.user_id, seat.is_bot = by_joining[source]
+            seat.user_id, seat.is_bot, seat.bot_kind = by_joining[source]
         # Clear the users first: the (game, user) constraint must hold after each update.
         Seat.objects.filter(game=game).update(user=None)
-        Seat.objects.bulk_update(seats, ["user", "is_bot"])
+        Seat.objects.bulk_update(seats, ["user", "is_bot", "bot_kind"])
         state = game.load_state(moves=[])
         game.status = Game.Status.PLAYING
         game.started_at = timezone.now()

@@ -17,7 +17,7 @@ from django.db import connections, router, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.bots import choose_action
+from games.bots import choose_action, hat
 from games.engine import (
     Action,
     GameState,
@@ -27,7 +27,7 @@ from games.engine import (
     view_for,
 )
 from games.errors import GameError, IllegalMove, NotAllowed, StaleMove
-from games.models import Game, MadeBy, Move, Seat
+from games.models import BotKind, Game, MadeBy, Move, Seat
 from games.services import announce, snapshots, versions
 
 
@@ -81,7 +81,15 @@ def bot_action(game: Game, seat: Seat, state: GameState | None = None) -> Action
     # The policy sees only the seat's own view: never a hidden card.
     if state is None:
         state = game.load_state()
-    return choose_action(view_for(state, seat.position))
+    return policy_for(seat)(view_for(state, seat.position))
+
+
+def policy_for(seat: Seat):
+    """The expert bot plays only a seat no person holds; a person's seat (its player's time
+    ran out) is always played by the house bot, whose clues people can read."""
+    if seat.user_id is None and seat.bot_kind == BotKind.EXPERT:
+        return hat.choose_action
+    return choose_action
 
 
 def apply_action(

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from games.errors import GameError, TooMany
 from games.forms import InviteForm, NewGameForm
-from games.models import Game, Seat
+from games.models import BotKind, Game, Seat
 from games.services import lobby
 from games.views.access import run_service, too_many
 from games.views.chat import chat_context
@@ -80,6 +80,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             turn_time_limit=form.cleaned_data["turn_time_limit"],
             timeout_policy=form.cleaned_data["timeout_policy"],
             bots=form.cleaned_data["bots"],
+            bot_kind=form.cleaned_data["bot_kind"],
             chat_policy=form.cleaned_data["chat_policy"],
         )
         messages.success(request, "Game created. Invite players, then start it.")
@@ -106,6 +107,9 @@ def invite_link(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
 
 def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpResponse:
     seats = list(game.seats.select_related("user").order_by("position"))
+    # Invited addresses are for the table's players only: not for a stranger who opens a
+    # public game.
+    invited = _pending_invitations(game, seats) if seat is not None else []
     return render(
         request,
         "games/waiting.html",
@@ -121,10 +125,18 @@ def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRes
                 reverse("games:invite", args=[game.pk, game.invite_code])
             ),
             "invite_form": InviteForm(),
+            "invited": invited,
             "options_text": game.game_options.describe(),
             **chat_context(game, seat),
         },
     )
+
+
+def _pending_invitations(game: Game, seats: list[Seat]) -> list[str]:
+    """The addresses invited by email whose owner has not taken a seat yet."""
+    seated = {seat.user.email.lower() for seat in seats if seat.user is not None}
+    emails = game.invitations.order_by("created_at").values_list("email", flat=True)
+    return [email for email in emails if email.lower() not in seated]
 
 
 @login_required
@@ -149,8 +161,9 @@ def bot_seat(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, "Choose a seat.")
         return redirect("games:detail", game_id)
     bot = request.POST.get("bot") == "yes"
+    kind = request.POST.get("kind", BotKind.HOUSE)
     done = "A bot takes the seat." if bot else "The seat is free again."
-    return run_service(request, game_id, lobby.set_bot, position, bot, success=done)
+    return run_service(request, game_id, lobby.set_bot, position, bot, kind, success=done)
 
 
 @login_required
@@ -163,7 +176,9 @@ def cancel(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def start(request: HttpRequest, game_id: int) -> HttpResponse:
-    return run_service(request, game_id, lobby.start_game, success="The game has started.")
+    # No "The game has started." message: the turn page says so, and a message would stay
+    # above the table for as long as the page is open (the poll swaps the table alone).
+    return run_service(request, game_id, lobby.start_game)
 
 
 @login_required

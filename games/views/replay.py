@@ -1,6 +1,8 @@
 """Finished games: the replay that steps through every turn, the deal's analysis, the
 download as hanab.live JSON; and hanab.live files imported to be watched."""
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -15,8 +17,9 @@ from games.errors import GameError
 from games.forms import ImportForm
 from games.models import ImportedReplay, outcome
 from games.services import replays
+from games.services.notes import notes_by_card
 from games.table_context import table
-from games.views.access import game_for
+from games.views.access import game_and_seats, game_for
 from games.views.chat import chat_context
 
 
@@ -27,9 +30,11 @@ def replay_page(
     url_name: str,
     url_args: list,
     extra: dict,
+    notes: dict[int, list[dict]] | None = None,
 ) -> HttpResponse:
     """A replay: every hand face up, stepping through the turns of a game that is over (or
-    of an imported record). `record` is what games.services.replays makes."""
+    of an imported record). `record` is what games.services.replays makes; `notes` the
+    players' notes on cards, by card id, each with its writer's name."""
     options, deck_source, actions = record["options"], record["deck_source"], record["actions"]
     if not 0 <= turn <= len(actions):
         raise Http404("No such turn")
@@ -45,8 +50,8 @@ def replay_page(
     context = {
         "title": record["title"],
         "view": view,
-        **table(view),
-        "outcome": outcome(final, record.get("end", "")) if over else None,
+        **table(view, notes=notes),
+        "outcome": _without_the_score(outcome(final, record.get("end", ""))) if over else None,
         "turn": turn,
         "last_turn": len(actions),
         "nav": {
@@ -64,10 +69,20 @@ def replay_page(
     return render(request, template, context)
 
 
+# The score and its rating inside the engine's words for the ending ("The last round is
+# over: 17 points, good."), which the replay's outcome line says just before them. (A "scores
+# 0" stays: it says why a game with fireworks scores nothing.)
+SCORE_IN_ENDING = re.compile(r":\s*\d+ points?, [^.!]+(?=[.!]$)")
+
+
+def _without_the_score(result: dict) -> dict:
+    return {**result, "text": SCORE_IN_ENDING.sub("", result["text"] or "")}
+
+
 @login_required
 @vary_on_headers("HX-Request")
 def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
-    game, seat = game_for(request, game_id)
+    game, seat, seats = game_and_seats(request, game_id)
     if not game.is_finished():
         raise Http404("The replay opens when the game is over")
     record = replays.game_record(game, f"Game {game.pk}")
@@ -80,20 +95,30 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
         {
             "game": game,
             "export_url": reverse("games:export", args=[game.pk]),
-            **chat_context(game, seat),
+            "viewer_played": seat is not None,
+            **chat_context(game, seat, seats),
             **hindsight.page_context(game, record["names"]),
         },
+        # The game is over: every player's private notes are shown, under their names.
+        notes=notes_by_card(seats, writer_names=True),
     )
 
 
 @require_GET
 @login_required
 def analysis(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The analysis section alone, which a finished game's page asks for until it is ready."""
-    game, _ = game_for(request, game_id)
+    """The analysis section alone, which a finished game's page asks for until it is ready.
+    Opened as a page (a bookmark, a reload), it is the replay's last turn, which shows it."""
+    game, seat = game_for(request, game_id)
     if not game.is_finished():
         raise Http404("The analysis opens when the game is over")
-    context = {"game": game, **hindsight.page_context(game, game.seat_names())}
+    if not request.htmx:
+        return redirect(reverse("games:replay", args=[game.pk, game.turn]) + "#analysis")
+    context = {
+        "game": game,
+        "viewer_played": seat is not None,
+        **hindsight.page_context(game, game.seat_names()),
+    }
     return render(request, "games/_analysis.html", context)
 
 

@@ -28,6 +28,7 @@ from games.forms import ExtendForm, action_from_post
 from games.models import Game, MadeBy, Seat
 from games.permissions import may_extend
 from games.services import clock, play, versions
+from games.services.notes import notes_by_card
 from games.table_context import table
 from games.views.access import game_and_seats, game_for, run_service
 from games.views.chat import chat_context
@@ -92,14 +93,27 @@ def _turn_page(
 
 def _urls(game_id: int) -> dict[str, str]:
     """Every link and form address of the turn page, made once (not by a tag per form)."""
-    names = ("detail", "poll", "events", "move", "reclaim", "resume", "pause", "extend", "mute")
+    names = (
+        "detail",
+        "poll",
+        "events",
+        "move",
+        "note",
+        "reclaim",
+        "resume",
+        "pause",
+        "extend",
+        "mute",
+    )
     return {name: reverse(f"games:{name}", args=[game_id]) for name in names}
 
 
 def _table_key(request: HttpRequest, game: Game, seat: Seat, seats: list[Seat]) -> str:
     """Everything the cached table depends on besides the moves and chat (which raise the
     version): the game's version, the viewer (user, seat and its state, whether they may
-    extend the deadline, their time zone: dates are shown in it) and the players' names."""
+    extend the deadline, their time zone: dates are shown in it; their private notes on
+    cards: writing one changes no one else's page, so it raises no version) and the
+    players' names."""
     parts = [
         request.user.pk,
         seat.position,
@@ -110,6 +124,7 @@ def _table_key(request: HttpRequest, game: Game, seat: Seat, seats: list[Seat]) 
         may_extend(request.user, game),
         timezone.get_current_timezone_name(),
         [(s.position, s.name, s.wants_pause) for s in seats],
+        sorted((seat.notes or {}).items()),
     ]
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
     return f"game:{game.pk}:table:{game.version}:{digest}"
@@ -136,8 +151,10 @@ def _render_table(
         "game": game,
         "seat": seat,
         "view": view,
-        **table(view, automatic_turns(moves)),
+        **table(view, automatic_turns(moves), notes_by_card([seat], writer_names=False)),
         "confirm": confirm,
+        "confirm_slot": _slot_of(view, confirm["card_id"]) if confirm else None,
+        "note_forms": True,
         "pause_votes": [s.name for s in seats if s.wants_pause],
         "can_extend": may_extend(request.user, game),
         "extend_form": ExtendForm(),
@@ -151,21 +168,31 @@ def _render_table(
     return {"html": html, "your_turn": bool(view["your_turn"])}
 
 
+def _slot_of(view: dict, card_id: int) -> int | None:
+    """The slot of a card in the viewer's hand (the confirmation names it)."""
+    for hand in view["hands"]:
+        if hand["seat"] == view["viewer"]:
+            return next((c["slot"] for c in hand["cards"] if c["id"] == card_id), None)
+    return None
+
+
 def automatic_turns(moves) -> dict[int, str]:
     """Turns not played by the player themself, with why (a timeout, a bot)."""
     return {move.turn: move.made_by for move in moves if move.made_by != MadeBy.PLAYER}
 
 
 def _fill_in(request: HttpRequest, game: Game, html: str) -> str:
-    """The cached table with this request's CSRF token, time left and (HTMX) messages."""
+    """The cached table with this request's CSRF token, time left and messages. The messages
+    are in the table, not above it, so that the next refresh of the table takes them away
+    (games/game.html leaves base.html's out); an HTMX answer announces them at once."""
     messages_html = ""
-    if request.htmx:
-        shown = list(messages.get_messages(request))
-        if shown:
-            messages_html = format_html(
-                '<div role="alert"><ul class="messages">{}</ul></div>',
-                format_html_join("", '<li class="{}">{}</li>', ((m.tags, m) for m in shown)),
-            )
+    shown = list(messages.get_messages(request))
+    if shown:
+        messages_html = format_html(
+            '<div role="{}"><ul class="messages">{}</ul></div>',
+            "alert" if request.htmx else "status",
+            format_html_join("", '<li class="{}">{}</li>', ((m.tags, m) for m in shown)),
+        )
     time_left = escape(timeuntil(game.turn_deadline)) if game.turn_deadline else ""
     html = html.replace(CSRF_SLOT, escape(get_token(request)), -1)
     html = html.replace(TIME_LEFT_SLOT, time_left, 1).replace(MESSAGES_SLOT, messages_html, 1)

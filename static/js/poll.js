@@ -20,4 +20,53 @@
       element.dispatchEvent(new Event("poll-now"));
     });
   });
+
+  // A redraw of the table (someone moved) must not lose a note being written: the open note
+  // forms, what is typed in them and the caret are put back on the new table. The form whose
+  // own request brought the new table is not: its note is saved, and its form closes.
+  var drafts = [];
+  var focused = null;
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    drafts = [];
+    focused = null;
+    if (!event.detail.target || event.detail.target.id !== "table") {
+      return;
+    }
+    // The element that sent the request: the table itself for a poll, a form for a post.
+    var sender = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var saved = sender && sender.closest ? sender.closest("details.note-form") : null;
+    document.querySelectorAll("details.note-form[open] input[name=note]").forEach(function (input) {
+      if (!saved || !saved.contains(input)) {
+        drafts.push({ id: input.id, value: input.value });
+      }
+    });
+    var active = document.activeElement;
+    if (active && active.id && drafts.some(function (d) { return d.id === active.id; })) {
+      focused = { id: active.id, start: active.selectionStart, end: active.selectionEnd };
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    drafts.forEach(function (draft) {
+      var input = document.getElementById(draft.id);
+      if (!input) {
+        return; // the card left the hand
+      }
+      input.value = draft.value;
+      var details = input.closest("details");
+      if (details) {
+        details.open = true;
+      }
+    });
+    if (focused) {
+      var input = document.getElementById(focused.id);
+      if (input) {
+        input.focus();
+        input.setSelectionRange(focused.start, focused.end);
+      }
+    }
+    drafts = [];
+    focused = null;
+  });
 })();

@@ -70,6 +70,11 @@ def describe(event, state: GameState, names: Sequence[str] | None = None) -> str
         else:
             touching = f"touching {count} cards"
         value = SUITS[event.colour] if event.colour is not None else f"{event.rank}s"
+        slots = [i + 1 for i, cid in enumerate(event.hand) if cid in event.touched]
+        if len(slots) == 1:
+            touching += f" (slot {slots[0]})"
+        elif slots:
+            touching += f" (slots {', '.join(str(slot) for slot in slots)})"
         return f"{who} clues {player_name(names, event.target)}: {value}, {touching}"
     card = state.card(event.card_id)
     if event.kind == "discard":
@@ -139,6 +144,33 @@ def _counted(state: GameState, seat: int, card_id: int) -> dict[str, int]:
     return {identity_code(ident): count for ident, count in counted.items()}
 
 
+def _public_possible(state: GameState, card_id: int) -> list[str]:
+    """The clue-possible identities with a copy neither played nor discarded."""
+    public = visible_counts(state, None)
+    total = copies_per_identity(state.options.multicolour)
+    return [
+        identity_code(ident)
+        for ident in identities_of(state.clue_mask(card_id))
+        if total[ident] - public[ident] > 0
+    ]
+
+
+def _critical(state: GameState, card) -> bool:
+    """The last copy left of a card its firework still needs and can still reach."""
+    if state.fireworks[card.suit] >= card.rank:
+        return False
+    public = visible_counts(state, None)
+    total = copies_per_identity(state.options.multicolour)
+
+    def copies(rank: int) -> int:
+        ident = card.identity - card.rank + rank
+        return total[ident] - public[ident]
+
+    if copies(card.rank) != 1:
+        return False
+    return all(copies(rank) > 0 for rank in range(state.fireworks[card.suit] + 1, card.rank))
+
+
 def _common(state: GameState, names: Sequence[str] | None) -> dict:
     options = state.options
     over = state.is_over
@@ -203,6 +235,8 @@ def view_for(state: GameState, seat: int, names: Sequence[str] | None = None) ->
             else:
                 entry.update(card_dict(state, cid))
                 entry.update(_knowledge(state, cid, notes))
+                entry["possible_public"] = _public_possible(state, cid)
+                entry["critical"] = _critical(state, state.card(cid))
             cards.append(entry)
         hands.append(
             {

@@ -63,7 +63,7 @@ def test_the_view_shows_the_table():
     assert view["names"] == ["Ann", "Bob"]
     assert [entry["text"] for entry in view["history"]] == [
         "Ann plays red 1",
-        "Bob clues Ann: 2s, touching 1 card",
+        "Bob clues Ann: 2s, touching 1 card (slot 5)",
         "Ann discards red 2",
     ]
     assert view["is_over"] is False and view["end"] is None and view["rating"] is None
@@ -186,14 +186,16 @@ def test_history_sentences():
     state.apply(Clue(2, rank=3))  # touches green 3
     state.apply(Play(10))  # Cid misplays yellow 4: the last of 2 fuses
     assert history_text(state, NAMES) == [
-        "Ann clues Bob: blue, touching 2 cards",
+        "Ann clues Bob: blue, touching 2 cards (slots 3, 5)",
         "Bob misplays blue 3 (fuse burns)",
         "Cid discards green 2",
         "Ann plays red 1",
-        "Bob clues Cid: 3s, touching 1 card",
+        "Bob clues Cid: 3s, touching 1 card (slot 2)",
         "Cid misplays yellow 4 (last fuse burns)",
     ]
-    assert describe(state.events[0], state) == "Player 1 clues Player 2: blue, touching 2 cards"
+    assert describe(state.events[0], state) == (
+        "Player 1 clues Player 2: blue, touching 2 cards (slots 3, 5)"
+    )
     assert end_text(state, NAMES) == "The last fuse burned: the game is lost and scores 0."
 
 

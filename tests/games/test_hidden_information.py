@@ -28,6 +28,9 @@ def _viewer_urls(game: Game) -> list[tuple[str, dict]]:
         (f"/games/{game.pk}/export.json", {}),
         (f"/games/{game.pk}/replay/0/", {}),
         (f"/games/{game.pk}/analysis/", HTMX),
+        (f"/games/{game.pk}/as-seen/0/", {}),  # looking back (tests/games/test_look_back.py)
+        (f"/games/{game.pk}/as-seen/0/", HTMX),
+        (f"/games/{game.pk}/as-seen/1/", {}),
         ("/", {}),
     ]
 
@@ -222,3 +225,58 @@ def test_the_turn_emails_name_no_hidden_card(db, settings, mailoutbox):
                 assert card.name not in body, card
             assert not _shown_in_text(card.code).search(text), card
             assert f'title="{card.name}"' not in html and f">{card.code}<" not in html, card
+
+
+# -- what a teammate knows (empathy), and notes --------------------------------------------
+
+
+def test_a_teammates_empathy_does_not_depend_on_the_viewers_own_cards(client, db):
+    """Empathy shows what a teammate knows of their card from its clues and the public cards
+    alone. The teammate also sees the viewer's hand: had their count of it been used, the
+    viewer's only red 5 would be counted out of the teammate's red card in one game and not
+    in the other, telling the viewer what they hold."""
+    from tests.games.test_notes import deck
+
+    users = [make_user(name) for name in ("ann", "ben", "cid")]
+    # Three players, five cards each: seat 0 ids 0-4, the viewer (seat 1) ids 5-9, seat 2
+    # ids 10-14. The viewer holds the only red 5.
+    deck_a = deck("Y1 Y2 G1 G2 B1  R5 W1 W2 W3 B3  R1 R2 Y3 G3 B4")
+    viewer_seat, own = 1, list(range(5, 10))
+    deck_b = _hide_swapped_deck(deck_a, own)
+    assert [5, 5] not in [deck_b[i] for i in own]
+    games = [start_game(*users, deck=d, seed=SEED) for d in (deck_a, deck_b)]
+    red = {"type": "clue", "target": 2, "colour": "red"}
+    pages = []
+    for game in games:
+        play.submit_action(game.pk, game.seats.get(position=0).user, red, 0)
+        client.force_login(game.seats.get(position=viewer_seat).user)
+        pages.append(_normalise(client.get(f"/games/{game.pk}/").content.decode(), game))
+    assert pages[0] == pages[1]
+    # There was something to compare: the teammate's red cards, red 5 still possible.
+    teammate = games[0].seat_names()[2]
+    assert pages[0].count(f"{teammate} knows it could be R1, R2, R3, R4, R5.") == 2
+    # And it is the holder's own knowledge that would differ: they see the viewer's red 5.
+    from games.engine import spectator_view
+
+    holder_view = spectator_view(games[0].load_state())
+    red_one = next(c for c in holder_view["hands"][2]["cards"] if c["id"] == 10)
+    assert "R5" not in red_one["possible_counted"]
+
+
+def test_notes_on_own_cards_do_not_depend_on_the_writers_cards(client, db):
+    """A note is the writer's own text: the page it comes back with, and every later page,
+    is the same whatever the writer's cards are."""
+    users = [make_user(name) for name in ("ann", "ben", "cid")]
+    deck = [list(card) for card in new_deck(GameOptions(players=3), SEED)]
+    game_a = start_game(*users, deck=deck, seed=SEED)
+    viewer_seat = 1
+    own = list(game_a.load_state().hand(viewer_seat))
+    game_b = start_game(*users, deck=_hide_swapped_deck(deck, own), seed=SEED)
+    client.force_login(game_a.seats.get(position=viewer_seat).user)
+    responses = []
+    for game in (game_a, game_b):
+        for card, text in ((own[0], "r5 f"), (own[1], "kt"), (len(deck) - 1, "deck?")):
+            response = client.post(f"/games/{game.pk}/note/", {"card": card, "note": text}, **HTMX)
+            responses.append(_normalise(response.content.decode(), game))
+    assert responses[:3] == responses[3:]
+    assert "That card is not on the table" in responses[2]

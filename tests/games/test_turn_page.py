@@ -72,7 +72,7 @@ def test_play_asks_for_confirmation_first(client, alice, bob):
     form = {"turn": 0, "kind": "play", "card": card}
     response = client.post(f"/games/{game.pk}/move/", form)
     assert response.status_code == 200
-    assert "Play this card?" in response.content.decode()
+    assert "Play slot 1? If it does not fit a firework" in response.content.decode()
     assert game.moves.count() == 0
     response = client.post(f"/games/{game.pk}/move/", {**form, "confirmed": "yes"})
     assert game.moves.count() == 1
@@ -179,7 +179,7 @@ def hands_on_the_page(page: str) -> dict[str, list[tuple[str, str]]]:
     for section in re.findall(r'<section class="hand[^"]*"[^>]*>(.*?)</section>', page, re.S):
         (heading,) = re.findall(r'<h2 id="hand-\d+">\s*([^<]*?)\s*<', section)
         cards = []
-        for classes, body in re.findall(r'<li class="card([^"]*)">(.*?)</li>', section, re.S):
+        for classes, body in re.findall(r'<li class="card([^"]*)"[^>]*>(.*?)</li>', section, re.S):
             face = re.search(
                 r'class="card-face[^"]*".*?<span class="visually-hidden">([^<]+)<', body
             )

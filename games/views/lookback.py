@@ -1,0 +1,70 @@
+"""Looking back during a game: a player steps through the earlier turns as they saw them
+then (hanab.live's in-game replay). Never more: each turn is the engine's view for the
+viewer's seat of the state after that many moves, so the viewer's own cards stay hidden at
+every turn, and the deck is never shown."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from games.engine import replay, view_for
+from games.models import Game
+from games.table_context import table
+from games.views.access import game_for
+from games.views.table import automatic_turns
+
+
+def replay_nav(url_name: str, url_args: list, turn: int, last_turn: int) -> dict:
+    """The links of a replay's first / previous / next / last buttons (None where there is
+    no such turn)."""
+
+    def link(t: int) -> str:
+        return reverse(url_name, args=[*url_args, t])
+
+    return {
+        "first": link(0) if turn > 0 else None,
+        "previous": link(turn - 1) if turn > 0 else None,
+        "next": link(turn + 1) if turn < last_turn else None,
+        "last": link(last_turn) if turn < last_turn else None,
+    }
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
+def look_back(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
+    game, seat = game_for(request, game_id)
+    if seat is None or game.status not in (Game.Status.PLAYING, Game.Status.FINISHED):
+        raise Http404("No such game")
+    if game.is_finished():
+        # Everything may be seen now: the replay shows the same turn with every hand.
+        return redirect("games:replay", game.pk, min(turn, game.turn))
+    moves = list(game.moves.order_by("turn").values_list("turn", "action", "made_by", named=True))
+    if not 0 <= turn <= len(moves):
+        context = {"game": game, "turn": turn, "last_turn": len(moves)}
+        return render(request, "games/look_back_missing.html", context, status=404)
+    state = replay(game.game_options, game.deck_source, [move.action for move in moves], upto=turn)
+    view = view_for(state, seat.position, game.seat_names())
+    # A look back offers no move: the live table does.
+    view["your_turn"], view["legal"] = False, None
+    title = f"Game {game.pk}, turn {turn} as you saw it"
+    context = {
+        "game": game,
+        "seat": seat,
+        "view": view,
+        **table(view, automatic_turns(moves[:turn])),
+        "title": title,
+        "turn": turn,
+        "last_turn": len(moves),
+        "nav": replay_nav("games:look_back", [game.pk], turn, len(moves)),
+        "last_action": view["history"][-1]["text"] if turn else None,
+        "your_turn_now": game.current_seat == seat.position and not seat.is_bot,
+        "table_url": game.get_absolute_url(),
+    }
+    template = "games/look_back.html"
+    if request.htmx:
+        template += "#look-back"
+    return render(request, template, context)
