@@ -7,8 +7,9 @@ prints figures.
 For each player count it runs ``analyse_deal`` on the standard decks of seeds 0..decks-1
 (``games.engine.shuffle.new_deck``) and prints: decks, % exact (the bounds met), % proven
 winnable (a line reaching the maximum was found), % not proven unwinnable (upper bound at the
-maximum), the distribution of best scores (``lower``; ``~`` marks decks whose bounds did not
-meet, shown as lower..upper), and the median / 90th percentile / max seconds per deck.
+maximum), % decided within ``--within`` seconds (1 by default: the bounds met that soon),
+the distribution of best scores (``lower``; ``~`` marks decks whose bounds did not meet,
+shown as lower..upper), and the median / 90th percentile / max seconds per deck.
 The machine may be shared: compare ratios rather than absolute times.
 """
 
@@ -36,22 +37,26 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
-def run(players: int, decks: int, time_limit: float, verbose: bool) -> dict:
+def run(players: int, decks: int, time_limit: float, verbose: bool, within: float = 1.0) -> dict:
     options = GameOptions(players)
     top = options.max_score
     seconds = []
-    exact = won = maybe = 0
+    exact = won = maybe = quick = 0
     scores: Counter = Counter()
     open_decks = []
+    slow_decks = []
     started = time.perf_counter()
     for seed in range(decks):
         result = analyse_deal(options, new_deck(options, seed), time_limit=time_limit)
         seconds.append(result.seconds)
         exact += result.exact
+        quick += result.exact and result.seconds <= within
         won += result.lower == top
         maybe += result.upper == top
         if result.exact:
             scores[str(result.lower)] += 1
+            if result.seconds > within:
+                slow_decks.append(seed)
         else:
             scores[f"~{result.lower}..{result.upper}"] += 1
             open_decks.append(seed)
@@ -68,10 +73,13 @@ def run(players: int, decks: int, time_limit: float, verbose: bool) -> dict:
         "decks": decks,
         "time_limit": time_limit,
         "exact_pct": 100 * exact / decks,
+        "within_s": within,
+        "decided_within_pct": 100 * quick / decks,
         "winnable_pct": 100 * won / decks,
         "upper_at_max_pct": 100 * maybe / decks,
         "scores": dict(sorted(scores.items(), key=lambda kv: kv[0].lstrip("~"), reverse=True)),
         "open_seeds": open_decks,
+        "slow_seeds": slow_decks,
         "median_s": statistics.median(seconds),
         "p90_s": _percentile(seconds, 0.9),
         "max_s": max(seconds),
@@ -84,6 +92,9 @@ def main() -> None:
     parser.add_argument("--players", default="2", help="a player count or a list: 2,3,4,5")
     parser.add_argument("--decks", type=int, default=200)
     parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument(
+        "--within", type=float, default=1.0, help="count the decks decided within this many s"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per player count")
     parser.add_argument("--verbose", action="store_true", help="each open or lost deck")
     args = parser.parse_args()
@@ -91,23 +102,27 @@ def main() -> None:
     if not args.json:
         print(f"Python {platform.python_version()}, time limit {args.time_limit} s per deck")
         print(
-            f"{'players':>7} {'decks':>5} {'exact':>7} {'won':>7} {'≤max':>7} "
+            f"{'players':>7} {'decks':>5} {'exact':>7} {f'≤{args.within:g} s':>7} "
+            f"{'won':>7} {'≤max':>7} "
             f"{'median s':>9} {'p90 s':>7} {'max s':>7}  best scores"
         )
     for players in counts:
-        row = run(players, args.decks, args.time_limit, args.verbose)
+        row = run(players, args.decks, args.time_limit, args.verbose, args.within)
         if args.json:
             print(json.dumps(row), flush=True)
             continue
         scores = ", ".join(f"{score}: {count}" for score, count in row["scores"].items())
         print(
             f"{players:>7} {row['decks']:>5} {row['exact_pct']:>6.1f}% "
+            f"{row['decided_within_pct']:>6.1f}% "
             f"{row['winnable_pct']:>6.1f}% {row['upper_at_max_pct']:>6.1f}% "
             f"{row['median_s']:>9.4f} {row['p90_s']:>7.4f} {row['max_s']:>7.2f}  {scores}",
             flush=True,
         )
         if row["open_seeds"]:
             print(f"{'':>7} open (bounds did not meet): seeds {row['open_seeds']}")
+        if row["slow_seeds"]:
+            print(f"{'':>7} decided after {args.within:g} s: seeds {row['slow_seeds']}")
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ round's turns (D = cards left to draw). There are at most T = D + players such t
 the turns left once the last round has begun); each plays at most one card.
 
 1. Lost cards: a suit cannot rise past a rank whose every copy is lost (``dead``). This is
-   the engine's ``max_reachable_score``.
+   the engine's ``max_reachable_score`` before the last draw.
 2. Release times (pace): a copy in a hand can be played from time 1 (in the last round, only
    on its holder's own turn); a copy at deck position p from time p - next + 2, the time
    after it is drawn; the last card only on the final turn of the game, which is its
@@ -87,10 +87,49 @@ the turns left once the last round has begun); each plays at most one card.
    k and R(k) those among them released by k. Every identity beyond the hands' capacity is
    one the team gives up, and each costs at least one point.
 
-Bounds 2 and 3 depend only on the next card, the fireworks and which identities the hands
-hold (``dead`` follows from them), so they are cached on that. Play until perfect has no
-last round: its result is the maximum or 0, so its bound is the maximum while no needed card
-is lost (the state is otherwise already over, lost).
+4. The last round, exactly: the engine's ``last_round_reachable`` (each player left to move
+   places at most one card, on their own turn, after the cards below it). Nobody is ever
+   forced to misplay there (the hands are full when it starts and each player moves once,
+   so a clue is open while a token is, and a discard otherwise), so this is the best score.
+   The compact model ends the game where the engine does: at once when it equals the score.
+5. Every needed card, with squeezes (an existing checker's "pace after squeeze" and hand-size
+   counting, argued afresh). Asked, before the last draw, when bounds 1 to 3 allow every
+   needed card (each rank from its firework up to below its lowest lost one), of the analysed
+   state and in the search only where it would cut the subtree (when it is all that keeps the
+   bound above the best line) once the search has visited ``_COSTLY_BOUNDS_AFTER`` states:
+   bounds 5 and 6 cost more than the others, and most deals never need them. Suppose a line
+   plays them all, card i at time t_i. Then a_i <= t_i <= d_i = T - (ranks above i in its
+   suit), since those come later, one per time. So only a copy released by d_i can be the one
+   played ("usable"; a copy in a hand always is; the last card only for a suit's top needed
+   rank). After time k (1 <= k <= D) the hands hold exactly players x hand_size = C cards,
+   and every needed identity whose usable copies are all drawn by then and with a_i > k (not
+   yet played) has one of them in a hand. More than C such identities: impossible. Exactly C:
+   the hands hold nothing else, so every other needed identity with a_i > k is played from a
+   usable copy drawn after time k, and a_i rises to that copy's release (and along its suit:
+   a_(i+1) >= a_i + 1). Past d_i: impossible. Finally one card per time, each between a_i and
+   d_i: the earliest deadline first schedules such unit jobs whenever anything can (ignoring
+   the order within a suit only relaxes). If anything fails, the team misses a needed card
+   and the bound is one less than all of them.
+6. The last turns (asked as bound 5 is, when 5 does not already decide): a suit's last cards
+   may arrive after the players who hold its middle have had their last turn. In a line
+   playing every needed card, take X, the player who draws the last card: time D (that draw)
+   is X's move, and the P times after it are the players' last turns in seat order, X's last.
+   A card in a hand is played by its holder, so at a time before D, at D if X holds it, or on
+   its holder's last turn; a deck copy from its release (who draws it is not followed: any
+   time), the last card only at T. Each needed identity gets the times allowed by one of its
+   copies within its window from bound 5, tightened along its suit (after the rank below's
+   first, before the rank above's last), and the identities need distinct times: a bipartite
+   matching. If for no X every identity is matched, not every needed card can be played. This
+   bound depends on who holds what, not only on which identities are held; the search caches
+   it on its key's hands, next card and fireworks, and tries every seat as X (so the seat to
+   move does not matter).
+
+Bounds 2, 3 and 5 depend only on the next card, the fireworks and which identities the hands
+hold (``dead`` follows from them), so they are cached on that; bound 6 on the search's key.
+Play until perfect has no last round: its result is the maximum or 0, so its bound is the
+maximum while no needed card is lost (the state is otherwise already over, lost).
+``tests/analysis/test_team_bounds.py`` checks bounds 5 and 6 against an exhaustive search
+through the engine on small endgames.
 
 The search
 ----------
@@ -114,6 +153,7 @@ The search
 
 from __future__ import annotations
 
+import heapq
 import random
 import time
 from collections.abc import Sequence
@@ -130,7 +170,7 @@ from games.engine.rules import (
     may_clue_someone,
     may_discard,
 )
-from games.engine.state import GameState, new_game
+from games.engine.state import GameState, last_round_reachable, new_game
 
 PLAY, DISCARD, CLUE = 0, 1, 2
 _NO_CARD = -1  # the card id of a clue move
@@ -138,6 +178,7 @@ _JUNK_WEIGHT = 1 << 60  # in a hand's code (see _Solver.key)
 _ROLLOUT_SHARE = 0.2  # of the time limit, for randomised greedy games before the search
 _ROLLOUTS = 20_000  # at most, of those games
 _PROBE_NODES = 3000  # the short search before them
+_COSTLY_BOUNDS_AFTER = 300  # nodes searched before bounds 5 and 6 are asked inside the search
 _TABLE_LIMIT = 3_000_000  # transposition table entries (a few hundred bytes each)
 _ROLLOUT_NOISE = (0.03, 0.06, 0.1, 0.2)  # chances of not taking the policy's first choice
 
@@ -272,17 +313,46 @@ def _step(deal: _Deal, st: tuple, kind: int, cid: int) -> tuple:
                 end_turn = last_round_ends_at(deal.options, turn)
         hands = hands[:seat] + (hand,) + hands[seat + 1 :]
     turn += 1
+    reachable = sum(dead) - len(dead)
+    if end_turn is not None and turn < end_turn:
+        reachable = _last_round_reach(deal, turn, hands, fw, end_turn)
     end = game_end(
         deal.options,
         fuses_left=fuses,
         score=sum(fw),
-        reachable=sum(dead) - len(dead),
+        reachable=reachable,
         last_round_over=end_turn is not None and turn >= end_turn,
         hands=hands,
         mover=turn % players,
         clue_tokens=tokens,
     )
     return (turn, hands, nxt, fw, dead, tokens, fuses, end_turn, end)
+
+
+def _last_round_reach(deal: _Deal, turn: int, hands: tuple, fw: tuple, end_turn: int) -> int:
+    """The engine's exact best score in the last round (``last_round_reachable``): what the
+    players with a turn left can still place, each on their own turn."""
+    ident = deal.ident
+    players = deal.players
+    turn_hands = [[ident[c] for c in hands[t % players]] for t in range(turn, end_turn)]
+    return last_round_reachable(fw, turn_hands)
+
+
+def _all_matched(windows: list[list[int]]) -> bool:
+    """Whether every job gets its own time among its allowed ones (bipartite matching)."""
+    owner: dict[int, int] = {}
+
+    def place(job: int, seen: set[int]) -> bool:
+        for t in windows[job]:
+            if t not in seen:
+                seen.add(t)
+                if t not in owner or place(owner[t], seen):
+                    owner[t] = job
+                    return True
+        return False
+
+    order = sorted(range(len(windows)), key=lambda job: (windows[job][-1], len(windows[job])))
+    return all(place(job, set()) for job in order)
 
 
 class _Abort(Exception):
@@ -323,6 +393,8 @@ class _Solver:
             last_pos[i] = p
         self.last_pos = last_pos
         self.upper_cache: dict[tuple, int] = {}
+        self.fifth_cache: dict[tuple, bool] = {}
+        self.last_turns_cache: dict[tuple, bool] = {}
         # a hand's code: 2 bits per identity (a hand holds at most 3 copies), junk on top
         self.weight = tuple(1 << (2 * i) for i in deal.ident)
         self.bit = tuple(1 << i for i in deal.ident)
@@ -363,15 +435,8 @@ class _Solver:
                 if held >> i & 1:
                     rel[i] = 1
         else:
-            cache_key = None
-            tmax = end_turn - turn
-            seat = turn % players
-            for q in range(players):
-                t = (q - seat) % players + 1
-                if t <= tmax:
-                    for c in hands[q]:
-                        if rel[ident[c]] > t:
-                            rel[ident[c]] = t
+            # The last round: exact (bound 4).
+            return _last_round_reach(deal, turn, hands, fw, end_turn)
         first = self.first_at[nxt]
         last_pos = self.last_pos
         last = n - 1
@@ -432,6 +497,201 @@ class _Solver:
         if cache_key is not None:
             self.upper_cache[cache_key] = best
         return best
+
+    def all_needed_impossible(self, nxt: int, fw: tuple, dead: tuple, held: int, tmax: int) -> bool:
+        """Bound 5: True when no line plays every needed card (every rank from each
+        firework up to its lowest lost rank); see the module doc. ``held``: the identities
+        in the hands; ``tmax``: the times left (cards to draw + players)."""
+        suits = self.needed_jobs(nxt, fw, dead, held, tmax)
+        if suits is None:
+            return True
+        # One card a time, each between its time and its deadline: earliest deadline first.
+        jobs = sorted([job[0], job[1]] for chain in suits for job in chain)
+        waiting: list[int] = []
+        index = 0
+        for t in range(1, tmax + 1):
+            while index < len(jobs) and jobs[index][0] <= t:
+                heapq.heappush(waiting, jobs[index][1])
+                index += 1
+            if waiting and heapq.heappop(waiting) < t:
+                return True
+        return index < len(jobs) or bool(waiting)
+
+    def needed_jobs(
+        self, nxt: int, fw: tuple, dead: tuple, held: int, tmax: int
+    ) -> list[list[list]] | None:
+        """Per suit, per needed rank: [earliest time, deadline, usable deck positions, time
+        its last usable copy is drawn, identity], the times pushed by the squeezes of bound
+        5; None when that already shows that not every needed card can be played."""
+        deal = self.deal
+        n = deal.n
+        last = n - 1
+        capacity = deal.players * deal.hand_size
+        left = n - nxt
+        jobs = []
+        suits = []
+        for s, height in enumerate(fw):
+            top = dead[s] - 1
+            chain = []
+            a = 0
+            for r in range(height + 1, top + 1):
+                i = s * MAX_RANK + r - 1
+                deadline = tmax - (top - r)
+                usable = [
+                    p
+                    for p in deal.copies[i]
+                    if p >= nxt and (tmax if p == last else p - nxt + 2) <= deadline
+                ]
+                if held >> i & 1:
+                    t = 1
+                elif usable:
+                    t = tmax if usable[0] == last else usable[0] - nxt + 2
+                else:
+                    return None
+                a = a + 1 if a >= t else t
+                if a > deadline:
+                    return None
+                drawn = usable[-1] - nxt + 1 if usable else 0
+                job = [a, deadline, usable, drawn, i]
+                chain.append(job)
+                jobs.append(job)
+            suits.append(chain)
+        # Squeezes: after time k the hands hold exactly ``capacity`` cards.
+        k = 0
+        while k < left:
+            # must[k]: the identities that have to be held after time k
+            must = [0] * (left + 2)
+            for job in jobs:
+                start = job[3] if job[3] > k else k + 1
+                if start < job[0] and start <= left:
+                    must[start] += 1
+                    must[min(job[0], left + 1)] -= 1
+            count = 0
+            for squeeze in range(k + 1, left + 1):
+                count += must[squeeze]
+                if count >= capacity:
+                    break
+            else:
+                break
+            k = squeeze
+            if count > capacity:
+                return None
+            for chain in suits:
+                a = 0
+                for job in chain:
+                    if job[0] > k and job[3] > k:
+                        # not held after time k: a copy drawn later is the one played
+                        p = next((p for p in job[2] if p >= nxt + k), None)
+                        if p is None:
+                            return None
+                        t = tmax if p == last else p - nxt + 2
+                        if t > job[0]:
+                            job[0] = t
+                    if job[0] <= a:
+                        job[0] = a + 1
+                    a = job[0]
+                    if a > job[1]:
+                        return None
+        return suits
+
+    def all_needed_ruled_out(self, st: tuple, base: tuple | None = None) -> bool:
+        """Whether bound 5 or 6 shows that not every needed card can be played (before the
+        last draw; False otherwise). Bound 5 is cached on the next card, the fireworks and
+        the identities held; bound 6 on ``base`` (the search's key: the hands, seats counted
+        from the player to move, which does not matter since it tries every seat as the last
+        to move), the next card and fireworks."""
+        turn, hands, nxt, fw, dead, tokens, fuses, end_turn, end = st
+        if end is not None or end_turn is not None or self.deal.until_perfect:
+            return False
+        held = self.held_of(hands)
+        fifth_key = (nxt, fw, held)
+        known = self.fifth_cache.get(fifth_key)
+        if known is None:
+            tmax = self.deal.n - nxt + self.deal.players
+            known = self.fifth_cache[fifth_key] = self.all_needed_impossible(
+                nxt, fw, dead, held, tmax
+            )
+        if known:
+            return True
+        if base is None:
+            return self.last_turns_impossible(st)
+        sixth_key = base[:3]
+        known = self.last_turns_cache.get(sixth_key)
+        if known is None:
+            known = self.last_turns_cache[sixth_key] = self.last_turns_impossible(st)
+        return known
+
+    def last_turns_impossible(self, st: tuple) -> bool:
+        """Bound 6 (asked of the analysed state only): True when no line plays every needed
+        card because each player plays one card in the last round, on their own turn, from
+        their own hand; see the module doc."""
+        turn, hands, nxt, fw, dead, tokens, fuses, end_turn, end = st
+        deal = self.deal
+        if end is not None or end_turn is not None or deal.until_perfect:
+            return False
+        players = deal.players
+        n = deal.n
+        left = n - nxt
+        tmax = left + players
+        ident = deal.ident
+        holders = [0] * len(self.last_pos)
+        for q, hand in enumerate(hands):
+            for c in hand:
+                holders[ident[c]] |= 1 << q
+        held = self.held_of(hands)
+        suits = self.needed_jobs(nxt, fw, dead, held, tmax)
+        if suits is None:
+            return True
+        # Per job: the first time a copy allows before D (any time from then on does), the
+        # first release of a deck copy other than the last card, and whether the last card
+        # is a usable copy.
+        facts = []
+        for chain in suits:
+            for a, _deadline, usable, _drawn, i in chain:
+                early = [p - nxt + 2 for p in usable if p != n - 1]
+                from_deck = early[0] if early else tmax + 1
+                facts.append((a if holders[i] else max(a, from_deck), from_deck, n - 1 in usable))
+        for drawer in range(players):  # who draws the last card, and so moves last
+            windows = []
+            index = 0
+            for chain in suits:
+                low = 0
+                spans = []
+                for a, deadline, _usable, _drawn, i in chain:
+                    first, from_deck, last_card = facts[index]
+                    index += 1
+                    slots = list(range(max(first, low + 1), min(deadline, left - 1) + 1))
+                    for t in range(max(a, low + 1, left), deadline + 1):
+                        if t == left:  # the move that draws the last card is the drawer's
+                            ok = holders[i] >> drawer & 1 or from_deck <= t
+                        else:
+                            owner = (drawer + t - left) % players
+                            ok = (
+                                holders[i] >> owner & 1
+                                or from_deck <= t
+                                or (t == tmax and last_card)
+                            )
+                        if ok:
+                            slots.append(t)
+                    if not slots:
+                        break
+                    low = slots[0]
+                    spans.append(slots)
+                else:
+                    high = tmax + 1
+                    for slots in reversed(spans):
+                        slots[:] = [t for t in slots if t < high]
+                        if not slots:
+                            break
+                        high = slots[-1]
+                    else:
+                        windows += spans
+                        continue
+                break
+            else:
+                if _all_matched(windows):
+                    return False
+        return True
 
     # -- move ordering -------------------------------------------------------------------------
 
@@ -577,6 +837,8 @@ class _Solver:
             if self.best >= upper:
                 break
         self.variant = 0
+        if self.best < upper == sum(st[DEAD]) - len(st[DEAD]) and self.all_needed_ruled_out(st):
+            upper -= 1  # bound 5 or 6: not every needed card, so at least one point less
         timed_out = False
         # a short search first (it settles most endgames), then randomised games, then the
         # search to the end: the transposition table keeps what the short one proved
@@ -716,6 +978,8 @@ class _Solver:
         if len(tt) > _TABLE_LIMIT:  # forgetting proved bounds is safe; it bounds memory
             tt.clear()
             self.upper_cache.clear()
+            self.fifth_cache.clear()
+            self.last_turns_cache.clear()
         known = tt.get(key)
         if known is None or known > self.best:
             known = self.dominating_bound(base, stalls, known)
@@ -724,6 +988,15 @@ class _Solver:
         ub = self.upper(st, self.held_of(st[HANDS]))
         if known is not None and known < ub:
             ub = known
+        if (
+            ub == self.best + 1
+            and self.nodes > _COSTLY_BOUNDS_AFTER
+            and ub == sum(st[DEAD]) - len(st[DEAD])
+            and self.all_needed_ruled_out(st, base)
+        ):
+            # bound 5 or 6, asked only where it cuts, and once the search has run a while:
+            # they cost more than bounds 2 and 3, and most deals never need them
+            ub -= 1
         if ub <= self.best:
             self.tt[key] = ub
             return ub

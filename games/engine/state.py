@@ -291,15 +291,14 @@ class GameState:
 
     @property
     def max_reachable_score(self) -> int:
-        """The best score still possible: each firework can rise while some copy of its next
-        card is not lost (discarded or misplayed); in the last round each remaining turn can
-        play at most one card. Once the game is over, the final score."""
+        """The best score still possible. Before the last card is drawn: each firework can
+        rise while some copy of its next card is not lost (discarded or misplayed). In the
+        last round, exactly (see ``last_round_reachable``): each player left to move plays at
+        most one card, on their own turn, and a card held by a player whose last turn is over
+        counts as lost. Once the game is over, the final score."""
         if self.end is not None:
             return self.score
-        best = self._max_reach
-        if self.end_turn is not None:
-            best = min(best, self._score + self.end_turn - self.turn)
-        return best
+        return self._max_reach
 
     @property
     def deck_size(self) -> int:
@@ -615,6 +614,8 @@ class GameState:
         self._max_reach = total
 
     def _check_end(self) -> None:
+        if self.end_turn is not None and self.turn < self.end_turn:
+            self._max_reach = min(self._max_reach, self._last_round_reach())
         self.end = game_end(
             self.options,
             fuses_left=self.fuses_left,
@@ -625,6 +626,19 @@ class GameState:
             mover=self.turn % self.players,
             clue_tokens=self.clue_tokens,
         )
+
+    def _last_round_reach(self) -> int:
+        # The turns left, in order, each with the identities its player holds. The deck is
+        # empty, so every card not in these hands is played, lost, or held by a player
+        # whose last turn is over.
+        ident = self._ident
+        hands = self._hands
+        players = self.players
+        turn_hands = [
+            {ident[cid] for cid in hands[turn % players]}
+            for turn in range(self.turn, self.end_turn)
+        ]
+        return last_round_reachable(self._fireworks, turn_hands)
 
     # -- simulation -----------------------------------------------------------------------------
 
@@ -671,6 +685,61 @@ class GameState:
             f"{self.clue_tokens} clues, {self.fuses_left} fuses, {self.deck_size} in deck, "
             f"{status}>"
         )
+
+
+def last_round_reachable(fireworks: Sequence[int], turn_hands: Sequence[Iterable[int]]) -> int:
+    """The highest total the fireworks can still reach in the last round (RULES.md, "End of
+    the game": after the last draw every player takes exactly one more turn, drawing
+    nothing).
+
+    ``fireworks``: the height of each suit. ``turn_hands``: one entry per turn left, in the
+    order they come, holding the identities (``suit * 5 + rank - 1``) in that turn's
+    player's hand. Each player has one turn left, so each plays at most one card, on that
+    turn, and only if it is then its firework's next card: a card held by a player whose
+    last turn is over can never be played (as if lost), and neither can a card whose
+    firework's next card comes only on a later turn than its own (it arrives too late). The
+    game ends at once, with "nothing left to play for", when this equals the fireworks'
+    total, which is when no next card of an unfinished firework is held by a player with a
+    turn left (the way hanab.live ends it too).
+
+    Exact, by trying each card a player could place on their turn: placing one is never
+    worse than not (that player's other cards can never be played later, and a later copy of
+    the same card only becomes useless, one card for another), and nobody is ever forced to
+    misplay instead (the hands are full when the round starts and each player moves once, so
+    a clue is open while a token is, and a discard otherwise). At most 6 turns, each with at
+    most one choice per firework, so this is cheap.
+
+    Computed from every hand, it reveals nothing: with the deck empty each player knows the
+    identities in their own hand (every card not in another hand, the fireworks or the
+    discard pile), and this depends on those and the turn order alone.
+    """
+    heights = list(fireworks)
+    hands = [frozenset(hand) for hand in turn_hands]
+    return sum(heights) + _most_placed(heights, hands, 0)
+
+
+def _most_placed(heights: list[int], hands: list[frozenset[int]], k: int) -> int:
+    # The most cards turns k, k+1, ... can place on ``heights`` (changed, then restored).
+    turns = len(hands)
+    while k < turns:
+        placeable = [i for i in hands[k] if heights[i // MAX_RANK] == i % MAX_RANK]
+        if placeable:
+            break
+        k += 1
+    else:
+        return 0
+    most = turns - k  # one card per turn at most
+    best = 0
+    for i in placeable:
+        suit = i // MAX_RANK
+        heights[suit] += 1
+        placed = 1 + _most_placed(heights, hands, k + 1)
+        heights[suit] -= 1
+        if placed > best:
+            best = placed
+            if best == most:
+                break
+    return best
 
 
 def new_game(

@@ -100,7 +100,11 @@ def test_completing_every_firework_ends_the_game_at_once(multicolour, maximum):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_after_the_last_card_every_player_takes_exactly_one_more_turn(players):
     options = GameOptions(players)
-    state = new_game(options, deck=deck_composition(0))
+    # Reversed, the deck ends with the red 1s: the player who draws the last card holds a
+    # playable card until their final turn, so "nothing left to play for" (which ends the
+    # last round as soon as no player with a turn left holds a playable card) cannot cut
+    # the round short while everybody clues.
+    state = new_game(options, deck=deck_composition(0)[::-1])
     while state.deck_size > 0:
         state.apply(discard_or_clue(state))
     last_draw = state.turn - 1

@@ -1,0 +1,70 @@
+"""The upper bounds of games/analysis/team.py that prove a perfect game impossible (bounds 5
+and 6 of its docstring), each checked against an exhaustive search through the engine on
+small endgames: whenever the best score plays every needed card, neither may say it cannot.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from games.analysis import team
+from games.engine import GameOptions, new_game
+from games.engine.shuffle import new_deck
+
+from .test_team import _endgame, _exhaustive, _TooBig
+
+
+def _solver(state) -> tuple[team._Solver, tuple]:
+    deal = team._Deal(state.options, state.deck)
+    return team._Solver(deal, time.perf_counter() + 60, None), team._from_engine(deal, state)
+
+
+def _all_needed(st: tuple) -> int:
+    return sum(st[team.DEAD]) - len(st[team.DEAD])
+
+
+def _bounds(solver: team._Solver, st: tuple) -> tuple[bool, bool]:
+    left = solver.deal.n - st[team.NXT]
+    tmax = left + solver.deal.players
+    held = solver.held_of(st[team.HANDS])
+    fifth = solver.all_needed_impossible(st[team.NXT], st[team.FW], st[team.DEAD], held, tmax)
+    return fifth, solver.last_turns_impossible(st)
+
+
+def test_bounds_5_and_6_never_rule_out_a_perfect_endgame():
+    rng = random.Random(18)
+    checked = perfect = ruled_out = 0
+    started = time.perf_counter()
+    while checked < 150 and time.perf_counter() - started < 60:
+        options = GameOptions(rng.choice([2, 2, 3, 3, 4, 5]))
+        state = _endgame(
+            options, rng.randrange(10**6), rng, rng.randint(1, 6), rng.choice([0.3, 0.5, 0.7])
+        )
+        if state.is_over:
+            continue
+        solver, st = _solver(state)
+        fifth, sixth = _bounds(solver, st)
+        try:
+            truth = _exhaustive(state, {}, 3000)
+        except _TooBig:
+            continue
+        checked += 1
+        assert truth <= solver.upper(st)
+        if truth == _all_needed(st):
+            perfect += 1
+            assert not fifth and not sixth, (options, state.fingerprint()[:6])
+        else:
+            ruled_out += fifth or sixth
+    assert checked >= 100 and perfect >= 50 and ruled_out >= 10, (checked, perfect, ruled_out)
+
+
+def test_the_last_turns_decide_decks_the_search_left_open():
+    """Decks of the benchmark that a 10 s search left at 24..25: bound 5 (a squeeze) or 6
+    (the last round's turns) shows at once that 25 is out of reach."""
+    for players, seed in [(2, 258), (2, 428), (3, 258)]:
+        options = GameOptions(players)
+        solver, st = _solver(new_game(options, deck=new_deck(options, seed)))
+        fifth, sixth = _bounds(solver, st)
+        assert sixth and solver.upper(st) <= 25
+        assert team.analyse_deal(options, new_deck(options, seed), time_limit=5).exact
