@@ -7,6 +7,11 @@ conventions (README.md). Public knowledge uses only what everybody sees (the clu
 them and when, the fireworks, the discard pile), so every player, bot or human, reaches the
 same conclusions, and a clue giver can predict exactly how a clue will be read.
 
+A clue is read by the conventions only when the history shows that its giver follows them;
+otherwise by the one assumption made of anyone, or for its facts alone (README.md, "Playing
+with people"). ``Table`` judges every player as it replays the history, from public facts
+only, so that every bot at the table judges a player alike.
+
 Identities are small ints, ``suit * 5 + rank - 1``, and sets of identities are int bitmasks,
 as in the engine. The rules themselves (the deal, what a clue touches) are the engine's
 (``games.engine.rules``): nothing here restates one.
@@ -15,8 +20,9 @@ as in the engine. The rules themselves (the deal, what a clue touches) are the e
 from __future__ import annotations
 
 import functools
+from collections.abc import Collection
 
-from games.engine import GameOptions, clue_touch_mask, dealt_hands
+from games.engine import MAX_CLUE_TOKENS, GameOptions, clue_touch_mask, dealt_hands
 from games.engine.cards import (
     MAX_RANK,
     RANK_MASK,
@@ -67,6 +73,18 @@ def variant(options: GameOptions) -> Variant:
     return Variant(options)
 
 
+# How a clue is read (README.md, "Playing with people"): by every convention; by the one
+# assumption made of any partner (a clue that touches a single card, new to clues, points at a
+# card playable now, or, on the chop, at a card worth saving); or only for what it proves.
+CONVENTION = 2
+BASIC = 1
+LITERAL = 0
+# A card played is taken for a reading of the clues beyond their facts only when the chance
+# that its holder could have proven it playable by counting the cards in view is below this
+# (see ``Table._countable``).
+COUNTABLE_CHANCE = 0.001
+
+
 class CardInfo:
     """The public knowledge of one card in a hand.
 
@@ -77,7 +95,19 @@ class CardInfo:
     first touched.
     """
 
-    __slots__ = ("mask", "inferred", "clued", "focus", "clued_turn", "clued_by")
+    __slots__ = (
+        "mask",
+        "inferred",
+        "clued",
+        "focus",
+        "clued_turn",
+        "clued_by",
+        "reading",
+        "claim",
+        "conv_inferred",
+        "conv_claim",
+        "conv_focus",
+    )
 
     def __init__(self, mask: int) -> None:
         self.mask = mask
@@ -86,6 +116,15 @@ class CardInfo:
         self.focus: str | None = None
         self.clued_turn = -1
         self.clued_by = -1
+        # How the first clue that touched it was read (CONVENTION, BASIC or LITERAL), and what
+        # that reading claimed the card to be, to check against the card once it is shown.
+        self.reading = LITERAL
+        self.claim = mask
+        # What the conventions would have read into the first clue (kept up to date with the
+        # later clues' facts): the card's knowledge once its giver is found to play by them.
+        self.conv_inferred = mask
+        self.conv_claim = mask
+        self.conv_focus: str | None = None
 
     def copy(self) -> CardInfo:
         new = CardInfo(self.mask)
@@ -94,7 +133,25 @@ class CardInfo:
         new.focus = self.focus
         new.clued_turn = self.clued_turn
         new.clued_by = self.clued_by
+        new.reading = self.reading
+        new.claim = self.claim
+        new.conv_inferred = self.conv_inferred
+        new.conv_claim = self.conv_claim
+        new.conv_focus = self.conv_focus
         return new
+
+    def adopt_conventions(self) -> None:
+        """Its giver turned out to play by the conventions: read its first clue by them."""
+        self.inferred = self.conv_inferred
+        self.claim = self.conv_claim
+        self.focus = self.conv_focus
+        self.reading = CONVENTION
+
+    def forget_inferences(self) -> None:
+        """Keep only what the clues prove (the reading turned out not to hold)."""
+        self.inferred = self.mask
+        self.focus = None
+        self.reading = LITERAL
 
     def __repr__(self) -> str:
         return f"<CardInfo clued={self.clued} focus={self.focus} inferred={codes(self.inferred)}>"
@@ -108,8 +165,9 @@ class Board:
         self.var = var
         self.fireworks = [0] * var.num_suits
         self.lost = [0] * 30  # copies discarded or misplayed, per identity
-        # (identity bit, holder, first clue's turn, its giver) of every clued card played.
-        self.played_clued: list[tuple[int, int, int, int]] = []
+        # (identity bit, holder, first clue's turn, its giver, that clue's reading) of every
+        # clued card played.
+        self.played_clued: list[tuple[int, int, int, int, int]] = []
         self.refresh()
 
     def refresh(self) -> None:
@@ -152,29 +210,39 @@ def public_set(info: CardInfo, holder: int, board: Board) -> int:
 
     For an unclued card, its clue mask. For a clued card, its inferred identities, less those
     played since from another clued card when the later of the two clues was given by someone
-    who could see the earlier card ("good touch": no clue touches a copy of a card already
-    clued, but nobody sees their own hand). A copy played in any other way stays possible:
-    then the card may be trash.
+    who could see the earlier card and was read by the conventions ("good touch": no clue
+    touches a copy of a card already clued, but nobody sees their own hand). A copy played in
+    any other way stays possible: then the card may be trash.
     """
     if not info.clued:
         return info.inferred
     result = info.inferred
     turn = info.clued_turn
-    for bit, played_holder, played_turn, played_giver in board.played_clued:
+    mine_conventional = info.reading == CONVENTION
+    for bit, played_holder, played_turn, played_giver, reading in board.played_clued:
         if result & bit:
             if played_turn <= turn:
-                if info.clued_by != played_holder:
+                if mine_conventional and info.clued_by != played_holder:
                     result &= ~bit
-            elif played_giver != holder:
+            elif reading == CONVENTION and played_giver != holder:
                 result &= ~bit
     return result
 
 
 class Table:
     """The game rebuilt from one seat's view: hands, board, and the public knowledge of every
-    card in a hand, by replaying the history through the conventions."""
+    card in a hand, by replaying the history through the conventions.
 
-    def __init__(self, view: dict) -> None:
+    While it replays, it also judges, from what everybody sees, how far each player follows
+    the conventions (README.md, "Playing with people"): ``reads[p]`` is True once ``p`` has
+    played a card that only a reading of the clues beyond their facts showed playable, False
+    once ``p`` has left such a card unplayed to discard or to clue someone other than the next
+    player, None before either; ``gives[p]`` drops from CONVENTION to BASIC to LITERAL each
+    time a card shown (played or discarded) is not what ``p``'s clue, as it was read, claimed.
+    Each clue is read by what was known of its giver and its target when it was given.
+    """
+
+    def __init__(self, view: dict, bot_seats: Collection[int] = ()) -> None:
         self.view = view
         self.options = GameOptions.from_dict(view["options"])
         self.var = var = variant(self.options)
@@ -186,6 +254,10 @@ class Table:
         self.info: dict[int, CardInfo] = {
             cid: CardInfo(var.all_mask) for hand in self.hands for cid in hand
         }
+        self.reads: list[bool | None] = [None] * self.players
+        for seat in bot_seats:
+            self.reads[seat] = True  # known to be the bot: it reads (and gives) the conventions
+        self.gives: list[int] = [CONVENTION] * self.players
         # The identities of the cards this seat sees in other hands.
         self.identity: dict[int, int] = {}
         for hand in view["hands"]:
@@ -193,7 +265,12 @@ class Table:
                 if "suit" in card:
                     self.identity[card["id"]] = identity(SUIT_INDEX[card["suit"]], card["rank"])
         self._stale = False
+        self._deck_left = self.options.deck_size - sum(len(hand) for hand in self.hands)
         for entry in view["history"]:
+            if self._stale:
+                self.board.refresh()
+                self._stale = False
+            self._judge_reader(entry)
             if entry["type"] == "clue":
                 self._replay_clue(entry)
             else:
@@ -205,22 +282,127 @@ class Table:
         self.deck_size: int = view["deck_size"]
         self.turns_left: int | None = view["turns_left"]
 
+    # -- how each player plays -------------------------------------------------------------
+
+    def reading(self, giver: int, target: int, forced: bool = False) -> int:
+        """How a clue from ``giver`` to ``target`` is read now: by the conventions once the
+        giver has shown they read them (and none of their clues was caught out); by the basic
+        assumption unless it was caught out or the clue was ``forced`` (the giver could not
+        discard: a clue given for want of anything else need not point at anything); and for
+        its facts only, whoever gives it, once the target has shown they do not read clues
+        beyond their facts."""
+        if self.reads[target] is False:
+            return LITERAL
+        if self.reads[giver] is not True:
+            return LITERAL if forced else min(self.gives[giver], BASIC)
+        return self.gives[giver]
+
+    def proves_playable(self, mask: int) -> bool:
+        return mask != 0 and mask & ~self.board.playable == 0
+
+    def inferred_playable(self, info: CardInfo, holder: int) -> bool:
+        """The card's reading, not its facts, says it is playable now."""
+        return self.proves_playable(public_set(info, holder, self.board)) and not (
+            self.proves_playable(info.mask)
+        )
+
+    def shows_reading(self, info: CardInfo, holder: int) -> bool:
+        """Playing this card (and placing it) shows that its holder reads clues beyond their
+        facts: only its reading says it is playable, and counting the cards in view could not
+        have proven it."""
+        return self.inferred_playable(info, holder) and not self._countable(info.mask, holder)
+
+    def _judge_reader(self, entry: dict) -> None:
+        """Before an action: does the mover act on what the clues, read beyond their facts,
+        told them? A card that only such a reading showed playable, played (and placed), is
+        a yes; such a card left in hand for a discard, or for a clue to anyone but the next
+        player (a bot clues before it plays only to save the next player's card), is a no.
+        Final-round tries (no card drawn) say nothing."""
+        seat = entry["seat"]
+        if entry["type"] == "play":
+            card = self.info[entry["card"]["id"]]
+            if entry["placed"] and entry["drawn"] is not None and self.shows_reading(card, seat):
+                self._set_reads(seat, True)
+            return
+        excused = self.options.until_perfect or entry.get("target") == (seat + 1) % self.players
+        if entry["type"] == "clue" and excused:
+            return
+        if any(self.inferred_playable(self.info[cid], seat) for cid in self.hands[seat]):
+            self._set_reads(seat, False)
+
+    def _countable(self, mask: int, holder: int) -> bool:
+        """Could the holder have proven the card playable by counting the cards they see?
+        Only if every copy out of the piles of every card it may be that is still needed but
+        not playable is in the hands in view. With F such copies, V cards in those hands and U
+        cards out of sight of the piles, that is about (V / U) ** F: the card counts as proof
+        of reading beyond the facts only when this is below COUNTABLE_CHANCE. (Copies of
+        useless cards are not counted: a player who counts sees them go by.)"""
+        board = self.board
+        copies = self.var.copies
+        counts = board.played_counts()
+        free = 0
+        for ident in bits(mask & board.useful & ~board.playable):
+            free += max(copies[ident] - counts[ident] - board.lost[ident], 0)
+        in_view = sum(len(hand) for seat, hand in enumerate(self.hands) if seat != holder)
+        unseen = in_view + len(self.hands[holder]) + self._deck_left
+        return (in_view / unseen) ** free >= COUNTABLE_CHANCE
+
+    def _set_reads(self, seat: int, value: bool) -> None:
+        if self.reads[seat] is value:
+            return
+        self.reads[seat] = value
+        if value is False:  # their cards were read as if they read the clues: no more
+            for cid in self.hands[seat]:
+                if self.info[cid].reading != LITERAL:
+                    self.info[cid].forget_inferences()
+            return
+        # They read the conventions, so they give clues by them too: read their earlier clues
+        # by the conventions (as they were when given: a bot gives no clue that would mislead
+        # under either reading), unless they were caught out or the holder reads only facts.
+        if self.gives[seat] != CONVENTION:
+            return
+        for holder, hand in enumerate(self.hands):
+            if self.reads[holder] is False:
+                continue
+            for cid in hand:
+                card = self.info[cid]
+                if card.clued and card.clued_by == seat and card.reading == BASIC:
+                    card.adopt_conventions()
+
+    def _check_claim(self, info: CardInfo, ident: int) -> None:
+        """A card is shown: if it is not what its first clue, as read, claimed, that clue's
+        giver is read one level more literally from now on, and so are their other clues."""
+        if not info.clued or info.claim >> ident & 1:
+            return
+        giver = info.clued_by
+        level = min(self.gives[giver], info.reading) - 1
+        if level < 0 or level >= self.gives[giver]:
+            return
+        self.gives[giver] = level
+        for other in self.info.values():
+            if other.clued_by == giver and other.reading > level:
+                other.forget_inferences()
+
     # -- replaying the history ------------------------------------------------------------
 
     def _replay_clue(self, entry: dict) -> None:
-        if self._stale:
-            self.board.refresh()
-            self._stale = False
+        target = entry["target"]
         interpret_clue(
             self,
-            self.hands[entry["target"]],
+            self.hands[target],
             self.info,
             frozenset(entry["touched"]),
             self.var.touch_mask(entry["colour"], entry["rank"]),
             entry["rank"],
             entry["turn"],
             entry["seat"],
+            self.reading(entry["seat"], target, forced=self._forced_clue(entry)),
         )
+
+    def _forced_clue(self, entry: dict) -> bool:
+        """The giver could not discard instead: every clue token was in the box, or their
+        hand was empty."""
+        return entry["clue_tokens"] + 1 >= MAX_CLUE_TOKENS or not self.hands[entry["seat"]]
 
     def _replay_play_or_discard(self, entry: dict) -> None:
         seat = entry["seat"]
@@ -228,11 +410,14 @@ class Table:
         cid = card["id"]
         ident = identity(SUIT_INDEX[card["suit"]], card["rank"])
         board = self.board
+        played = self.info[cid]
+        self._check_claim(played, ident)
         if entry["type"] == "play" and entry["placed"]:
             board.fireworks[suit_of(ident)] += 1
-            played = self.info[cid]
             if played.clued:
-                board.played_clued.append((1 << ident, seat, played.clued_turn, played.clued_by))
+                board.played_clued.append(
+                    (1 << ident, seat, played.clued_turn, played.clued_by, played.reading)
+                )
         else:
             board.lost[ident] += 1
         self._stale = True
@@ -240,6 +425,7 @@ class Table:
         del self.info[cid]
         drawn = entry["drawn"]
         if drawn is not None:
+            self._deck_left -= 1
             self.hands[seat].insert(0, drawn)
             self.info[drawn] = CardInfo(self.var.all_mask)
 
@@ -292,8 +478,11 @@ def interpret_clue(
     rank: int | None,
     turn: int,
     giver: int,
+    reading: int = CONVENTION,
 ) -> None:
-    """Read one clue by the conventions, updating ``info`` (the entries of ``hand``) in place.
+    """Read one clue, updating ``info`` (the entries of ``hand``) in place.
+
+    With ``reading`` CONVENTION, by the conventions:
 
     1. Every card in the hand learns what the clue says of it (touched or missed).
     2. Cards touched for the first time are not trash and not a copy of a card publicly known
@@ -303,6 +492,9 @@ def interpret_clue(
        be in hands) — or, if it is the chop, it may instead be a card worth saving: the last
        copy of a card still needed (every 5 is one), or any 2 when the clue is "2".
     A clue that touches no new card only gives its information.
+
+    With BASIC, only step 1, and if the clue touches one card alone, new to clues: that card
+    is playable now, or, if it is the chop, playable or worth saving. With LITERAL, step 1.
     """
     board = table.board
     chop = None
@@ -317,22 +509,65 @@ def interpret_clue(
         if cid in touched:
             card.mask &= touch
             card.inferred &= touch
+            card.conv_inferred &= touch
             if not card.clued:
                 newly.append(cid)
         else:
             card.mask &= miss
             card.inferred &= miss
+            card.conv_inferred &= miss
         if card.inferred == 0:  # a misleading clue (a person erred): keep only the facts
             card.inferred = card.mask
+        if card.conv_inferred == 0:
+            card.conv_inferred = card.mask
     if not newly:
         return
-    known = table.known_identities(info)
-    playable = table.queued_playable(known)
     for cid in newly:
         card = info[cid]
         card.clued = True
         card.clued_turn = turn
         card.clued_by = giver
+        card.reading = reading
+    if reading != CONVENTION:
+        # What the conventions would read, kept for the day the giver is found to follow them.
+        hypothetical = dict(info)
+        for cid in hand:
+            hypothetical[cid] = info[cid].copy()
+        _read_by_conventions(table, hypothetical, newly, chop, rank)
+        for cid in newly:
+            card = info[cid]
+            card.conv_inferred = card.conv_claim = hypothetical[cid].inferred
+            card.conv_focus = hypothetical[cid].focus
+    if reading == CONVENTION:
+        _read_by_conventions(table, info, newly, chop, rank)
+        for cid in newly:
+            card = info[cid]
+            card.conv_inferred = card.conv_claim = card.inferred
+            card.conv_focus = card.focus
+    elif reading == BASIC and len(touched) == 1:
+        card = info[newly[0]]
+        allowed = board.playable
+        if newly[0] == chop:
+            allowed |= board.critical
+            if rank == 2:
+                allowed |= RANK_MASK[2] & board.useful
+        meant = card.inferred & allowed
+        if meant:
+            card.inferred = meant
+            card.focus = "play" if meant & ~board.playable == 0 else "save"
+    for cid in newly:
+        info[cid].claim = info[cid].inferred
+
+
+def _read_by_conventions(
+    table: Table, info: dict[int, CardInfo], newly: list[int], chop: int | None, rank: int | None
+) -> None:
+    """Steps 2 and 3 of ``interpret_clue``."""
+    board = table.board
+    known = table.known_identities(info)
+    playable = table.queued_playable(known)
+    for cid in newly:
+        card = info[cid]
         good = card.inferred & board.useful & ~known
         if good:
             card.inferred = good

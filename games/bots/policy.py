@@ -1,7 +1,9 @@
 """The bot's choice of action: the conventions of README.md, in order of priority.
 
 ``choose_action(view)`` takes only ``games.engine.view_for(state, seat)`` for the seat to move
-and keeps nothing between calls: everything it knows comes from the view (knowledge.py).
+and keeps nothing between calls: everything it knows comes from the view (knowledge.py),
+including how far each teammate follows the conventions, and so how their clues are read
+and how they will read the bot's (README.md, "Playing with people").
 
 Each turn, in order:
 
@@ -16,11 +18,12 @@ Each turn, in order:
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from games.engine import Action, Clue, Discard, Play
 
-from .knowledge import CardInfo, Table, bits, interpret_clue, public_set, rank_of
+from .knowledge import BASIC, CONVENTION, CardInfo, Table, bits, interpret_clue, public_set, rank_of
 
 # A clue is given rather than a discard when its value (about one per card it gets played)
 # reaches this, by the number of clue tokens available (index 0 is never used). Two players
@@ -33,16 +36,24 @@ DELAYED_PLAY_VALUE = 1.0
 EXTRA_TOUCH_VALUE = 0.05
 # Stall with a clue rather than discard when the deck allows fewer discards than this.
 STALL_PACE = 2
+# A play that will show the table that its player reads clues beyond their facts (and so
+# lets their own clues be read by the conventions) is worth this much more.
+TRUST_VALUE = 3.0
 # 2s are saved from the chop in games of up to this many players (with more, the pace of
 # the game cannot afford it).
 TWO_SAVES_UP_TO = 3
 
 
-def choose_action(view: dict) -> Action:
-    """The bot's action for the seat whose view this is (it must be that seat's turn)."""
+def choose_action(view: dict, bot_seats: Collection[int] = ()) -> Action:
+    """The bot's action for the seat whose view this is (it must be that seat's turn).
+
+    ``bot_seats``: seats that everybody at the table knows this bot has played from the first
+    move (the site shows which seats are bots). Their clues are read by the conventions from
+    the start, and they read the conventions. Without it, the bot infers how each player plays
+    from the history alone."""
     if not view.get("your_turn") or view.get("legal") is None:
         raise ValueError("it is not this seat's turn")
-    return Policy(Table(view)).choose()
+    return Policy(Table(view, bot_seats)).choose()
 
 
 @dataclass
@@ -77,7 +88,9 @@ class Perspective:
                 seen[ident] += 1
                 card = table.info[cid]
                 if card.clued:
-                    clued_seen.append((1 << ident, seat, card.clued_turn, card.clued_by))
+                    clued_seen.append(
+                        (1 << ident, seat, card.clued_turn, card.clued_by, card.reading)
+                    )
         copies = table.var.copies
         self.unseen = [max(copies[i] - seen[i], 0) for i in range(30)]
         self.all_seen = sum(1 << i for i in range(30) if copies[i] and not self.unseen[i])
@@ -87,13 +100,14 @@ class Perspective:
     def duplicates(self, info: CardInfo) -> int:
         """Identities a clued card cannot have because a clued card in another hand has it
         ("good touch"): the later of the two clues was given by someone who saw the earlier
-        card, unless that someone held it."""
+        card, unless that someone held it, and was read by the conventions."""
         mask = 0
-        for bit, seat, turn, giver in self.clued_seen:
+        mine_conventional = info.reading == CONVENTION
+        for bit, seat, turn, giver, reading in self.clued_seen:
             if turn < info.clued_turn:
-                if info.clued_by != seat:
+                if mine_conventional and info.clued_by != seat:
                     mask |= bit
-            elif giver != self.holder:
+            elif reading == CONVENTION and giver != self.holder:
                 mask |= bit
         return mask
 
@@ -418,6 +432,7 @@ class Policy:
             option.get("rank"),
             self.view["turn"],
             self.me,
+            table.reading(self.me, option["target"], forced=not self.legal["discard"]),
         )
         return after
 
@@ -444,6 +459,14 @@ class Policy:
                     result.harm += 2  # a second copy: one of them would be misplayed
                 elsewhere |= bit
         soon = table.queued_playable(table.known_identities(after), upto=True)
+        trust_unknown = table.reads[target] is None
+        # Read by the basic assumption now, the clue will be read by the conventions once this
+        # bot has shown it reads them: it must mislead under neither reading.
+        upgradable = (
+            table.reading(self.me, target, forced=not self.legal["discard"]) == BASIC
+            and table.reads[self.me] is None
+            and table.gives[self.me] == CONVENTION
+        )
         for cid in hand:
             truth = truths[cid]
             if self.misread(after[cid], target, truth) and not self.misread(
@@ -451,6 +474,12 @@ class Policy:
             ):
                 result.harm += 10 if self.knows_playable(persp.belief(after[cid])) else 1
                 continue
+            if upgradable and cid in newly:
+                later = after[cid].copy()
+                later.adopt_conventions()
+                if self.misread(later, target, truth):
+                    result.harm += 10 if self.knows_playable(persp.belief(later)) else 1
+                    continue
             before = persp.now(cid)
             now = persp.belief(after[cid])
             save = 0.0
@@ -466,6 +495,9 @@ class Policy:
             if self.knows_playable(now) and not self.knows_playable(before):
                 result.plays += 1
                 result.value += 1.0 + (0.2 if rank_of(truth) == 5 else 0.0)
+                if trust_unknown and table.shows_reading(after[cid], target):
+                    result.value += TRUST_VALUE
+                    trust_unknown = False
             elif now & ~soon == 0 and before & ~soon:
                 result.value += max(DELAYED_PLAY_VALUE, save)
             else:

@@ -16,8 +16,8 @@ from accounts.models import User
 from games.errors import GameError, NotAllowed
 from games.models import Game, MadeBy, TimeoutPolicy
 from games.permissions import may_extend
-from games.services import announce, versions
-from games.services.play import SUMMARY_FIELDS, apply_action, bot_action
+from games.services import announce, snapshots, versions
+from games.services.play import SUMMARY_FIELDS, apply_action, bot_action, seats_of
 
 MAX_EXTENSION_HOURS = 24 * 7
 
@@ -50,11 +50,14 @@ def time_out(game_id: int, expected_turn: int) -> bool:
         if game.timeout_policy == TimeoutPolicy.END_GAME:
             _end_timed_out(game)
             return True
-        seat = game.seats.get(position=game.current_seat)
+        seats = seats_of(game)
+        seat = next(seat for seat in seats if seat.position == game.current_seat)
         seat.timeouts_in_a_row += 1
         seat.is_bot = seat.is_bot or seat.timeouts_in_a_row >= settings.TIMEOUTS_BEFORE_BOT
         seat.save(update_fields=["timeouts_in_a_row", "is_bot"])
-        apply_action(game, seat, bot_action(game, seat), MadeBy.TIMEOUT)
+        state = snapshots.state_of(game)
+        action = bot_action(game, seat, state, seats)
+        apply_action(game, seat, action, MadeBy.TIMEOUT, seats=seats, state=state)
         return True
 
 

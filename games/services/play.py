@@ -67,7 +67,7 @@ def bot_move(game_id: int, expected_turn: int) -> Move | None:
         if not seat.is_bot:
             return None
         state = snapshots.state_of(game)
-        action = bot_action(game, seat, state)
+        action = bot_action(game, seat, state, seats)
         return apply_action(game, seat, action, MadeBy.BOT, seats=seats, state=state)
 
 
@@ -77,19 +77,29 @@ def seats_of(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("position"))
 
 
-def bot_action(game: Game, seat: Seat, state: GameState | None = None) -> Action:
-    # The policy sees only the seat's own view: never a hidden card.
+def bot_action(
+    game: Game, seat: Seat, state: GameState | None = None, seats: list[Seat] | None = None
+) -> Action:
+    # The policy sees only the seat's own view (and which seats are bots, as the page shows
+    # everyone): never a hidden card.
     if state is None:
         state = game.load_state()
-    return policy_for(seat)(view_for(state, seat.position))
-
-
-def policy_for(seat: Seat):
-    """The expert bot plays only a seat no person holds; a person's seat (its player's time
-    ran out) is always played by the house bot, whose clues people can read."""
+    view = view_for(state, seat.position)
     if seat.user_id is None and seat.bot_kind == BotKind.EXPERT:
-        return hat.choose_action
-    return choose_action
+        return hat.choose_action(view)
+    return choose_action(view, house_bot_seats(game if seats is None else seats))
+
+
+def house_bot_seats(seats_or_game: "Game | list[Seat]") -> list[int]:
+    """The seats the house bot has played from the first move: its clues can be read by its
+    conventions from the start (games/bots/README.md). Not a seat it took over from a person
+    whose time ran out (they played before it), nor an expert bot's."""
+    seats = seats_or_game if isinstance(seats_or_game, list) else seats_of(seats_or_game)
+    return [
+        seat.position
+        for seat in seats
+        if seat.is_bot and seat.user_id is None and seat.bot_kind == BotKind.HOUSE
+    ]
 
 
 def apply_action(

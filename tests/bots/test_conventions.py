@@ -14,8 +14,12 @@ THREE = GameOptions(players=3)
 
 
 def test_it_plays_a_card_clued_as_playable():
-    # Seat 1 holds R1 in slot 3 (card 7). Seat 0 clues red: the focus is playable.
+    # Seat 1 holds R1 in slot 3 (card 7). Seat 0 clues red, touching it alone, with a discard
+    # open to it (not all 8 tokens in the box): the focus is playable. (The one assumption
+    # made of any partner, README.md: "Playing with people".)
     state = new_game(TWO, deck=deck_with_top(TWO, "G3 B4 W4 Y3 G4  Y4 B3 R1 W3 G2"))
+    state.apply(Clue(1, rank=4))  # 8 tokens: a clue for want of a discard, read for its facts
+    state.apply(Clue(0, rank=3))
     state.apply(Clue(1, colour="red"))
     assert choose_action(view_for(state, 1)) == Play(7)
 

@@ -27,9 +27,9 @@ def policies(monkeypatch):
     made: list[str] = []
     house, expert = play.choose_action, hat.choose_action
 
-    def as_house(view):
+    def as_house(view, bot_seats=()):
         made.append("house")
-        return house(view)
+        return house(view, bot_seats)
 
     def as_expert(view):
         made.append("expert")
@@ -150,3 +150,32 @@ def test_a_new_game_with_expert_bots(client, alice):
     game = Game.objects.get(creator=alice)
     kinds = list(game.seats.filter(is_bot=True).values_list("bot_kind", flat=True))
     assert kinds == [BotKind.EXPERT, BotKind.EXPERT]
+
+
+def test_the_house_bot_is_told_which_seats_it_has_played_from_the_start(alice, bob, monkeypatch):
+    """Its own seats' clues are read by its conventions from the first move; a seat it took
+    over from a person (who played before it) and an expert bot's seat are not among them."""
+    told: list = []
+    house = play.choose_action
+    monkeypatch.setattr(
+        play, "choose_action", lambda view, bot_seats=(): told.append(bot_seats) or house(view)
+    )
+    game = lobby.create_game(alice, GameOptions(players=4), Game.Visibility.INVITE)
+    lobby.join_game(game.pk, bob, game.invite_code)
+    lobby.set_bot(game.pk, alice, 2, True, BotKind.HOUSE)
+    lobby.set_bot(game.pk, alice, 3, True, BotKind.EXPERT)
+    lobby.start_game(game.pk, alice)
+    seats = {s.position: s for s in Seat.objects.filter(game=game)}
+    house_seat = next(p for p, s in seats.items() if s.is_bot and s.bot_kind == BotKind.HOUSE)
+    bob_seat = next(p for p, s in seats.items() if s.user_id == bob.pk)
+    Seat.objects.filter(game=game, user=bob).update(is_bot=True)  # taken over after timeouts
+    game.refresh_from_db()
+    for _ in range(12):
+        game.refresh_from_db()
+        seat = Seat.objects.get(game=game, position=game.current_seat)
+        if seat.is_bot:
+            play.bot_move(game.pk, game.turn)
+        else:
+            play.submit_action(game.pk, seat.user, _a_clue(game), game.turn)
+    assert told and all(list(seats_told) == [house_seat] for seats_told in told)
+    assert bob_seat not in told[0]
