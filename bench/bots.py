@@ -5,6 +5,8 @@ test: it prints figures (issue 17).
     nice -n 15 .venv/bin/python bench/bots.py --games 500 --option-games 200 --workers 2
                                                                     # the README's figures
     nice -n 15 .venv/bin/python bench/bots.py --only self,mixed --players 2  # a part of it
+    nice -n 15 .venv/bin/python bench/bots.py --only known-self --players 2 --games 300
+                                            # one row: 2-player self-play, bot seats known
 
 Bots: ``default`` (games.bots.choose_action), ``cautious`` and ``saver``
 (games.bots.partners), and ``expert`` (games.bots.hat) when that module imports. Every seat
@@ -17,7 +19,7 @@ Tables:
 * mixed: two bots at one table, seats alternating (seat 0 the first-named bot, seat 1 the
   other, and so on), 2 to 5 players, for every pair of default, cautious and saver;
 * known: the default bot told which seats are the bot (``bot_seats``, as the site can tell
-  it), alone and beside cautious;
+  it), alone and beside cautious (``--only known-self``: alone only);
 * options: default and expert (and default with cautious) at every other option: 6
   players, multicolour 1 to 3, until perfect, 1 and 2 fuses, empty clues.
 
@@ -230,9 +232,10 @@ def rows(tables: set[str], players: tuple[int, ...]) -> list[Row]:
                 if name == KNOWN:
                     continue
                 result.append(Row("self-play", GameOptions(players=n), (name,)))
-    if "known" in tables:
+    if "known" in tables or "known-self" in tables:
         for n in players:
             result.append(Row("self-play", GameOptions(players=n), (KNOWN,)))
+    if "known" in tables:
         for n in players:
             result.append(Row("mixed", GameOptions(players=n), (KNOWN, "cautious")))
     if "mixed" in tables:
@@ -261,7 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         default="self,known,mixed,options",
-        help="tables: self, known, mixed, options (commas)",
+        help="tables: self, known, mixed, options (commas); known-self: only the self-play "
+        "rows of known",
     )
     parser.add_argument("--players", type=int, nargs="*", default=list(PLAYERS))
     args = parser.parse_args(argv)

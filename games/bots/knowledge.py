@@ -257,6 +257,8 @@ class Table:
         self.reads: list[bool | None] = [None] * self.players
         for seat in bot_seats:
             self.reads[seat] = True  # known to be the bot: it reads (and gives) the conventions
+        # Every seat is the bot: the table can take the risks the bot takes with itself.
+        self.all_bots = set(range(self.players)) <= set(bot_seats)
         self.gives: list[int] = [CONVENTION] * self.players
         # The identities of the cards this seat sees in other hands.
         self.identity: dict[int, int] = {}

@@ -12,7 +12,9 @@ Each turn, in order:
 2. Save the next player's chop if it must not be lost and they are about to discard it.
 3. Play a card known to be playable.
 4. Give the most valuable clue, if it is worth its token (more so when tokens are plenty, when
-   the deck is nearly out, or when every card in hand is clued and a discard would lose one).
+   the deck is nearly out, when every card in hand is clued and a discard would lose one, or,
+   with 2 players, when the partner's clue just moved the chop onto a card that may be the
+   last of its kind).
 5. Discard: a card known to be useless, else the chop.
 """
 
@@ -29,7 +31,7 @@ from .knowledge import BASIC, CONVENTION, CardInfo, Table, bits, interpret_clue,
 # reaches this, by the number of clue tokens available (index 0 is never used). Two players
 # have fewer cards in view and lose more to discards: they clue more readily.
 CLUE_THRESHOLD = (9.0, 1.0, 1.0, 1.0, 0.7, 0.7, 0.5, 0.5, 0.5)
-CLUE_THRESHOLD_TWO_PLAYERS = (9.0, 1.0, 1.0, 0.7, 0.5, 0.3, 0.2, 0.1, 0.05)
+CLUE_THRESHOLD_TWO_PLAYERS = (9.0, 1.0, 0.7, 0.5, 0.3, 0.2, 0.1, 0.05, 0.05)
 # A card that will be playable once cards known to be in hands are played.
 DELAYED_PLAY_VALUE = 1.0
 # A card touched for the first time that is useful but neither playable nor in danger.
@@ -42,6 +44,17 @@ TRUST_VALUE = 3.0
 # 2s are saved from the chop in games of up to this many players (with more, the pace of
 # the game cannot afford it).
 TWO_SAVES_UP_TO = 3
+# With 2 players, a clue is given rather than a discard when the partner's last clue touched
+# the chop (so they have not yet seen the new chop as the chop and could not save it), with
+# at least this many tokens, if the new chop is at least this likely to be a last copy.
+UNVETTED_TOKENS = 2
+UNVETTED_CHANCE = 0.3
+# At a table of bots only (every seat in ``bot_seats``) of up to this many players, once the
+# deck has this few cards left, a clue may touch a useless card (a few turns of keeping it
+# cost little by then): it costs this much instead of being ruled out.
+LATE_TOUCH_UP_TO = 2
+LATE_TOUCH_DECK = 10
+LATE_TRASH_TOUCH = 0.1
 
 
 def choose_action(view: dict, bot_seats: Collection[int] = ()) -> Action:
@@ -206,6 +219,16 @@ class Policy:
             trash = [cid for cid in hand if self.knows_trash(beliefs[cid])]
             if not trash and all(table.info[cid].clued for cid in hand):
                 return clue  # every card is clued: a clue costs less than losing one
+            if (
+                not trash
+                and table.players == 2
+                and table.clue_tokens >= UNVETTED_TOKENS
+                and value >= 0
+                and self.chop_unvetted()
+                and self.chance(beliefs[table.chop(self.me)], self.board.critical)
+                >= UNVETTED_CHANCE
+            ):
+                return clue  # the partner has not seen this chop as the chop: let them save it
 
         if can_discard:
             discard = self.discard_choice(hand, beliefs)
@@ -274,6 +297,28 @@ class Policy:
     def likeliest_play(self, hand: list[int], beliefs: dict[int, int]) -> int:
         wanted = self.unclaimed_playable()
         return max(hand, key=lambda cid: self.chance(beliefs[cid], wanted))
+
+    def chop_unvetted(self) -> bool:
+        """The previous player's last action was a clue that touched the bot's chop: they
+        have not seen its new chop as its chop, so have not had the chance to save it."""
+        history = self.view["history"]
+        if not history:
+            return False
+        last = history[-1]
+        if last["type"] != "clue" or last["target"] != self.me:
+            return False
+        hand = self.table.hands[self.me]
+        touched = set(last["touched"])
+        # Before that clue, the chop was the oldest card not clued before it.
+        info = self.table.info
+        for cid in reversed(hand):
+            if cid in touched:
+                if info[cid].clued_turn == last["turn"]:
+                    return True
+                continue
+            if not info[cid].clued:
+                return False
+        return False
 
     # -- discarding -------------------------------------------------------------------------
 
@@ -467,12 +512,22 @@ class Policy:
             and table.reads[self.me] is None
             and table.gives[self.me] == CONVENTION
         )
+        late_touch = (
+            table.all_bots
+            and table.players <= LATE_TOUCH_UP_TO
+            and table.deck_size <= LATE_TOUCH_DECK
+        )
         for cid in hand:
             truth = truths[cid]
             if self.misread(after[cid], target, truth) and not self.misread(
                 table.info[cid], target, truth
             ):
-                result.harm += 10 if self.knows_playable(persp.belief(after[cid])) else 1
+                if self.knows_playable(persp.belief(after[cid])):
+                    result.harm += 10
+                elif late_touch and board.trash >> truth & 1:
+                    result.value -= LATE_TRASH_TOUCH  # kept for nothing, with few turns left
+                else:
+                    result.harm += 1
                 continue
             if upgradable and cid in newly:
                 later = after[cid].copy()

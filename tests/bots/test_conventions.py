@@ -74,6 +74,8 @@ def test_it_discards_a_card_it_knows_is_useless_before_its_chop():
     state.apply(Discard(5))  # seat 1 passes its turn
     state.apply(Play(0))  # seat 0 plays R1 (it knows nothing, but it is placed)
     state.apply(Clue(0, rank=4))  # seat 1 gives seat 0 a clue to pass the turn
+    state.apply(Clue(1, rank=3))  # and so on, down to 4 tokens: with more, a bot of 2
+    state.apply(Clue(0, rank=3))  # players would rather give its next small clue
     state.apply(Clue(1, rank=1))  # card 8 is now known to be red 1: useless
     assert choose_action(view_for(state, 1)) == Discard(8)
 
