@@ -202,8 +202,17 @@ def _check_turn(view: dict) -> None:
 def cautious(view: dict) -> Action:
     """Play what is proven playable; clue a playable card; discard the oldest unclued card."""
     _check_turn(view)
-    seen = _Seen(view)
-    legal = view["legal"]
+    return _simple_turn(_Seen(view), saves=False)
+
+
+def _simple_turn(seen: _Seen, saves: bool) -> Action:
+    """The turn of both partners; `saves`: saver's two additions (a save first, known trash
+    discarded before the oldest unclued card)."""
+    legal = seen.view["legal"]
+    if saves and legal["clues"]:
+        save = _save(seen)
+        if save is not None:
+            return save
     play = _known_play(seen)
     if play is not None:
         return play
@@ -212,6 +221,10 @@ def cautious(view: dict) -> Action:
         if clue is not None:
             return clue
     if legal["discard"]:
+        if saves:
+            for card in reversed(seen.own_cards()):
+                if seen.knows_trash(seen.own_possible(card)):
+                    return Discard(card["id"])
         return Discard(_oldest_unclued(seen))
     if legal["clues"]:
         return _any_clue(seen)
@@ -241,27 +254,7 @@ def _save(seen: _Seen) -> Action | None:
 def saver(view: dict) -> Action:
     """``cautious``, and saves the next player's critical chop, and discards known trash."""
     _check_turn(view)
-    seen = _Seen(view)
-    legal = view["legal"]
-    if legal["clues"]:
-        save = _save(seen)
-        if save is not None:
-            return save
-    play = _known_play(seen)
-    if play is not None:
-        return play
-    if legal["clues"]:
-        clue = _best_play_clue(seen)
-        if clue is not None:
-            return clue
-    if legal["discard"]:
-        for card in reversed(seen.own_cards()):
-            if seen.knows_trash(seen.own_possible(card)):
-                return Discard(card["id"])
-        return Discard(_oldest_unclued(seen))
-    if legal["clues"]:
-        return _any_clue(seen)
-    return _last_resort(seen)
+    return _simple_turn(_Seen(view), saves=True)
 
 
 PARTNERS: dict[str, Callable[[dict], Action]] = {"cautious": cautious, "saver": saver}
