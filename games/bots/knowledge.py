@@ -547,18 +547,25 @@ def interpret_clue(
             card.conv_inferred = card.conv_claim = card.inferred
             card.conv_focus = card.focus
     elif reading == BASIC and len(touched) == 1:
-        card = info[newly[0]]
-        allowed = board.playable
-        if newly[0] == chop:
-            allowed |= board.critical
-            if rank == 2:
-                allowed |= RANK_MASK[2] & board.useful
-        meant = card.inferred & allowed
-        if meant:
-            card.inferred = meant
-            card.focus = "play" if meant & ~board.playable == 0 else "save"
+        _read_focus(info[newly[0]], board.playable, newly[0] == chop, rank, board)
     for cid in newly:
         info[cid].claim = info[cid].inferred
+
+
+def _read_focus(card: CardInfo, playable: int, on_chop: bool, rank: int | None, board) -> int:
+    """Narrow the focus of a clue to what it can mean: playable (with `playable` counted as
+    such), or, on the chop, worth saving (a critical card, or a 2 given a "2" clue). Sets the
+    card's focus to "play" or "save"; returns what it may be (0: no such reading)."""
+    allowed = playable
+    if on_chop:
+        allowed |= board.critical
+        if rank == 2:
+            allowed |= RANK_MASK[2] & board.useful
+    meant = card.inferred & allowed
+    if meant:
+        card.inferred = meant
+        card.focus = "play" if meant & ~playable == 0 else "save"
+    return meant
 
 
 def _read_by_conventions(
@@ -574,19 +581,10 @@ def _read_by_conventions(
         if good:
             card.inferred = good
     focus = chop if chop in newly else newly[0]
-    card = info[focus]
-    allowed = playable
-    if focus == chop:
-        allowed |= board.critical
-        if rank == 2:
-            allowed |= RANK_MASK[2] & board.useful
-    meant = card.inferred & allowed
-    if meant:
-        card.inferred = meant
-        card.focus = "play" if meant & ~playable == 0 else "save"
-        if single(meant):
-            # Cards touched together are different cards.
-            for cid in newly:
-                other = info[cid]
-                if cid != focus and other.inferred & ~meant:
-                    other.inferred &= ~meant
+    meant = _read_focus(info[focus], playable, focus == chop, rank, board)
+    if meant and single(meant):
+        # Cards touched together are different cards.
+        for cid in newly:
+            other = info[cid]
+            if cid != focus and other.inferred & ~meant:
+                other.inferred &= ~meant
