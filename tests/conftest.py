@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from celery._state import _set_task_join_will_block
 from django.conf import settings
 
 from accounts.models import User
@@ -46,6 +47,11 @@ def _celery_runs_tasks_in_the_test():
 
     with celery_config(task_always_eager=True):
         yield
+    # Celery (5.7) sets a process-wide "joining a result would block" flag around each eager
+    # task and restores the old value after: two eager tasks at once (the live server's thread
+    # and the test's) can restore it to set, and every later result.get() in this process
+    # would then refuse. The test process is never a worker: clear it.
+    _set_task_join_will_block(False)
 
 
 def pytest_report_header(config) -> list[str]:
