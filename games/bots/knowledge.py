@@ -197,6 +197,14 @@ class Board:
         self.playable = playable & all_mask & ~trash
         self.useful = all_mask & ~trash
 
+    def copy(self) -> Board:
+        new = object.__new__(Board)
+        new.__dict__.update(self.__dict__)
+        new.fireworks = self.fireworks[:]
+        new.lost = self.lost[:]
+        new.played_clued = self.played_clued[:]
+        return new
+
     def played_counts(self) -> list[int]:
         counts = [0] * 30
         for suit, height in enumerate(self.fireworks):
@@ -242,33 +250,27 @@ class Table:
     Each clue is read by what was known of its giver and its target when it was given.
     """
 
-    def __init__(self, view: dict, bot_seats: Collection[int] = ()) -> None:
+    def __init__(
+        self, view: dict, bot_seats: Collection[int] = (), start: Table | None = None
+    ) -> None:
+        """``start``: a table of the same game, from any seat's view, with the same
+        ``bot_seats``, whose history is the start of this view's. What was replayed for it is
+        taken over (the replay uses public facts only), and only the newer entries are
+        replayed: the search (search.py) builds a table on every simulated turn."""
         self.view = view
-        self.options = GameOptions.from_dict(view["options"])
-        self.var = var = variant(self.options)
-        self.players = var.players
         self.me: int = view["viewer"]
-        self.board = Board(var)
-        # The hands as dealt; replaying the history below moves them on to now.
-        self.hands: list[list[int]] = dealt_hands(self.options)
-        self.info: dict[int, CardInfo] = {
-            cid: CardInfo(var.all_mask) for hand in self.hands for cid in hand
-        }
-        self.reads: list[bool | None] = [None] * self.players
-        for seat in bot_seats:
-            self.reads[seat] = True  # known to be the bot: it reads (and gives) the conventions
-        # Every seat is the bot: the table can take the risks the bot takes with itself.
-        self.all_bots = set(range(self.players)) <= set(bot_seats)
-        self.gives: list[int] = [CONVENTION] * self.players
+        if start is None:
+            self._deal(GameOptions.from_dict(view["options"]), bot_seats)
+        else:
+            self._take_over(start)
         # The identities of the cards this seat sees in other hands.
         self.identity: dict[int, int] = {}
         for hand in view["hands"]:
             for card in hand["cards"]:
                 if "suit" in card:
                     self.identity[card["id"]] = identity(SUIT_INDEX[card["suit"]], card["rank"])
-        self._stale = False
-        self._deck_left = self.options.deck_size - sum(len(hand) for hand in self.hands)
-        for entry in view["history"]:
+        history = view["history"]
+        for entry in history[self.replayed :]:
             if self._stale:
                 self.board.refresh()
                 self._stale = False
@@ -279,10 +281,48 @@ class Table:
                 self._replay_play_or_discard(entry)
         if self._stale:
             self.board.refresh()
+            self._stale = False
+        self.replayed = len(history)
         self.clue_tokens: int = view["clue_tokens"]
         self.fuses_left: int = view["fuses_left"]
         self.deck_size: int = view["deck_size"]
         self.turns_left: int | None = view["turns_left"]
+
+    def _deal(self, options: GameOptions, bot_seats: Collection[int]) -> None:
+        """The table before the first move."""
+        self.options = options
+        self.var = var = variant(options)
+        self.players = var.players
+        self.board = Board(var)
+        # The hands as dealt; replaying the history moves them on to now.
+        self.hands: list[list[int]] = dealt_hands(options)
+        self.info: dict[int, CardInfo] = {
+            cid: CardInfo(var.all_mask) for hand in self.hands for cid in hand
+        }
+        self.reads: list[bool | None] = [None] * self.players
+        for seat in bot_seats:
+            self.reads[seat] = True  # known to be the bot: it reads (and gives) the conventions
+        # Every seat is the bot: the table can take the risks the bot takes with itself.
+        self.all_bots = set(range(self.players)) <= set(bot_seats)
+        self.gives: list[int] = [CONVENTION] * self.players
+        self._stale = False
+        self._deck_left = options.deck_size - sum(len(hand) for hand in self.hands)
+        self.replayed = 0
+
+    def _take_over(self, start: Table) -> None:
+        """The public part of ``start``, copied so that replaying on changes nothing of it."""
+        self.options = start.options
+        self.var = start.var
+        self.players = start.players
+        self.board = start.board.copy()
+        self.hands = [hand[:] for hand in start.hands]
+        self.info = {cid: info.copy() for cid, info in start.info.items()}
+        self.reads = start.reads[:]
+        self.all_bots = start.all_bots
+        self.gives = start.gives[:]
+        self._stale = False
+        self._deck_left = start._deck_left
+        self.replayed = start.replayed
 
     # -- how each player plays -------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from games.engine import Action, Clue, Discard, Play
 
 from .knowledge import BASIC, CONVENTION, CardInfo, Table, bits, interpret_clue, public_set, rank_of
+from .search import searched_action, searches
 
 # A clue is given rather than a discard when its value (about one per card it gets played)
 # reaches this, by the number of clue tokens available (index 0 is never used). Two players
@@ -66,7 +67,15 @@ def choose_action(view: dict, bot_seats: Collection[int] = ()) -> Action:
     from the history alone."""
     if not view.get("your_turn") or view.get("legal") is None:
         raise ValueError("it is not this seat's turn")
-    return Policy(Table(view, bot_seats)).choose()
+    policy = Policy(Table(view, bot_seats))
+    if searches(policy.table):
+        return searched_action(policy, _conventions_only, bot_seats)
+    return policy.choose()
+
+
+def _conventions_only(table: Table) -> Action:
+    """The conventions' choice with no search: how the search expects every seat to play."""
+    return Policy(table).choose()
 
 
 @dataclass

@@ -1,0 +1,168 @@
+"""The endgame search of a table of bots only (games/bots/search.py)."""
+
+import json
+import random
+
+import pytest
+
+from games.bots import choose_action, policy
+from games.bots.knowledge import Table
+from games.bots.search import SEARCH_DECK, SEARCH_UP_TO
+from games.engine import GameOptions, action_to_dict, new_game, view_for
+from tests.bots.helpers import ALL_OPTIONS, replay_with, swap_hidden_cards
+
+# The options the search plays: every option of the tables it searches.
+SEARCHED_OPTIONS = [options for options in ALL_OPTIONS if options.players <= SEARCH_UP_TO]
+
+
+def every_seat(state) -> list[int]:
+    return list(range(state.players))
+
+
+def endgame_positions(count: int, seed: int):
+    """(state, rng): bot games over every option, played until the search would start (the
+    deck down to SEARCH_DECK cards) and a few turns more."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        options = SEARCHED_OPTIONS[made % len(SEARCHED_OPTIONS)]
+        state = new_game(options, seed=rng.randrange(2**32))
+        extra = rng.randrange(0, 4)
+        while not state.is_over and (state.deck_size > SEARCH_DECK or extra):
+            if state.deck_size <= SEARCH_DECK:
+                extra -= 1
+            state.apply(choose_action(view_for(state, state.current_seat)))
+        if state.is_over:
+            continue
+        made += 1
+        yield state, rng
+
+
+def test_a_table_replayed_from_an_earlier_one_is_the_table_replayed_from_the_start():
+    """The search builds each simulated turn's table from the previous one (``start``): the
+    result must be exactly what replaying the whole history gives."""
+    compared = 0
+    for options in ALL_OPTIONS[::3]:
+        state = new_game(options, seed=compared + 11)
+        seats = every_seat(state)
+        earlier = None
+        while not state.is_over:
+            view = view_for(state, state.current_seat)
+            fresh = Table(view, seats)
+            if earlier is not None:
+                taken = Table(view, seats, start=earlier)
+                assert taken.hands == fresh.hands
+                assert taken.reads == fresh.reads and taken.gives == fresh.gives
+                assert taken.board.fireworks == fresh.board.fireworks
+                assert taken.board.lost == fresh.board.lost
+                assert taken.board.played_clued == fresh.board.played_clued
+                assert (taken.board.playable, taken.board.trash) == (
+                    fresh.board.playable,
+                    fresh.board.trash,
+                )
+                for cid, info in fresh.info.items():
+                    other = taken.info[cid]
+                    assert [getattr(other, name) for name in info.__slots__] == [
+                        getattr(info, name) for name in info.__slots__
+                    ], cid
+                compared += 1
+            earlier = fresh
+            state.apply(policy.Policy(fresh).choose())
+    assert compared > 300
+
+
+def test_the_table_a_search_starts_from_is_left_as_it_was():
+    for state, _ in endgame_positions(6, seed=3):
+        view = view_for(state, state.current_seat)
+        start = Table(view, every_seat(state))
+        fingerprint = {cid: (info.mask, info.inferred) for cid, info in start.info.items()}
+        hands = [hand[:] for hand in start.hands]
+        policy.searched_action(policy.Policy(start), policy._conventions_only, every_seat(state))
+        assert {cid: (i.mask, i.inferred) for cid, i in start.info.items()} == fingerprint
+        assert start.hands == hands
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_swapping_the_movers_own_cards_does_not_change_the_searched_action(batch):
+    compared = 0
+    for state, rng in endgame_positions(12, seed=batch):
+        seat = state.current_seat
+        deck = swap_hidden_cards(state, seat, rng)
+        if deck is None:
+            continue
+        other = replay_with(state, deck)
+        assert [other.card(c) for c in other.hand(seat)] != [
+            state.card(c) for c in state.hand(seat)
+        ]
+        seats = every_seat(state)
+        assert choose_action(view_for(other, seat), seats) == choose_action(
+            view_for(state, seat), seats
+        )
+        compared += 1
+    assert compared >= 8
+
+
+def test_the_searched_action_is_the_same_from_the_json_of_the_view():
+    for state, _ in endgame_positions(6, seed=5):
+        view = view_for(state, state.current_seat)
+        again = json.loads(json.dumps(view))
+        seats = every_seat(state)
+        assert action_to_dict(choose_action(again, seats)) == action_to_dict(
+            choose_action(view, seats)
+        )
+
+
+def test_the_search_runs_only_at_a_table_of_bots_only_of_two_players(monkeypatch):
+    searched = []
+
+    def spy(table_policy, blueprint, seats):
+        searched.append(tuple(seats))
+        return table_policy.choose()
+
+    monkeypatch.setattr(policy, "searched_action", spy)
+    for state, _ in endgame_positions(8, seed=9):
+        view = view_for(state, state.current_seat)
+        choose_action(view)  # from the history alone
+        choose_action(view, every_seat(state)[1:])  # seat 0 is a person
+        assert searched == []
+        choose_action(view, every_seat(state))
+        assert searched == [tuple(every_seat(state))]
+        searched.clear()
+    bigger = new_game(GameOptions(players=SEARCH_UP_TO + 1), seed=1)
+    while bigger.deck_size > SEARCH_DECK:
+        bigger.apply(choose_action(view_for(bigger, bigger.current_seat)))
+    choose_action(view_for(bigger, bigger.current_seat), every_seat(bigger))
+    assert searched == []
+
+
+def test_tables_of_bots_only_finish_every_option_legally():
+    """The engine refuses an illegal action: whole games with the search over every option."""
+    for index, options in enumerate(SEARCHED_OPTIONS):
+        state = new_game(options, seed=100 + index)
+        seats = every_seat(state)
+        while not state.is_over:
+            state.apply(choose_action(view_for(state, state.current_seat), seats))
+        assert state.end is not None
+
+
+def test_the_search_finds_more_points_than_the_conventions_alone():
+    """On the same decks, two bots that search the endgame score more in total than two that
+    do not (12 two-player games; the benchmark measures it on 500)."""
+    options = GameOptions(players=2)
+    plain = searched = 0
+    for seed in range(12):
+        for use_search in (False, True):
+            state = new_game(options, seed=seed)
+            while not state.is_over:
+                view = view_for(state, state.current_seat)
+                table = Table(view, [0, 1])
+                if use_search:
+                    action = choose_action(view, [0, 1])
+                else:
+                    action = policy.Policy(table).choose()
+                state.apply(action)
+            if use_search:
+                searched += state.score
+            else:
+                plain += state.score
+    assert searched > plain
