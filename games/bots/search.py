@@ -36,6 +36,10 @@ DEALS = 16
 MARGIN = 0.1
 # ...and only when its gain is this many standard errors (over the deals) above zero.
 SURE = 2.0
+# The teammates' moves a deal must agree with (the latest not searched).
+CHECKED_MOVES = 6
+# Draws per deal kept, when deals must agree with the teammates' last moves.
+FILTER_TRIES = 8
 # Give up on a deal after this many tries at fitting the bot's beliefs to the unseen cards.
 TRIES = 50
 
@@ -54,7 +58,7 @@ def searched_action(policy, blueprint: Blueprint, bot_seats: Collection[int]) ->
     table = policy.table
     view = policy.view
     rng = random.Random(view["turn"] * 1_000_003 + table.me)
-    deals = [deal for deal in (_deal(policy, rng) for _ in range(DEALS)) if deal is not None]
+    deals = _deals(policy, rng, blueprint, bot_seats)
     chosen = policy.choose()
     if not deals:
         return chosen
@@ -102,9 +106,62 @@ def _finish(
     return state.score
 
 
-def _deal(policy, rng: random.Random) -> GameState | None:
+def _deals(
+    policy, rng: random.Random, blueprint: Blueprint, seats: Collection[int]
+) -> list[GameState]:
+    """DEALS deals the bot thinks possible, and that agree with what its teammates did last:
+    a deal in which a teammate's last move is not the one the conventions choose for them
+    is not the game being played (they would have saved that card, or clued another), so
+    it is drawn again, up to FILTER_TRIES draws per deal kept. Without enough such deals,
+    the draws are kept unfiltered."""
+    checks = _teammates_last_moves(policy)
+    kept: list[GameState] = []
+    drawn: list[GameState] = []
+    for _ in range(DEALS * FILTER_TRIES):
+        if len(kept) == DEALS:
+            return kept
+        deal = _deal(policy, rng)
+        if deal is None:
+            break
+        state, replay_from = deal
+        if len(drawn) < DEALS:
+            drawn.append(state)
+        if all(_agrees(replay_from, index, policy.view, blueprint, seats) for index in checks):
+            kept.append(state)
+    return kept if len(kept) >= DEALS // 2 else drawn
+
+
+def _teammates_last_moves(policy) -> list[int]:
+    """Indices in the history of the teammates' last CHECKED_MOVES moves that were not
+    searched (a searched move need not be the conventions' choice)."""
+    table = policy.table
+    history = policy.view["history"]
+    deck = table.deck_size
+    moves: list[int] = []
+    for index in range(len(history) - 1, -1, -1):
+        entry = history[index]
+        if entry["type"] != "clue" and entry["drawn"] is not None:
+            deck += 1  # the deck before this move
+        if entry["seat"] != table.me and deck > SEARCH_DECK:
+            moves.append(index)
+            if len(moves) == CHECKED_MOVES:
+                break
+    return moves
+
+
+def _agrees(
+    replay_from, index: int, view: dict, blueprint: Blueprint, seats: Collection[int]
+) -> bool:
+    """Would the conventions have chosen history entry ``index`` in this deal?"""
+    state = replay_from(index)
+    then = Table(view_for(state, state.current_seat), seats)
+    return blueprint(then) == _action(view["history"][index])
+
+
+def _deal(policy, rng: random.Random):
     """A whole game the bot thinks possible, replayed to now: its own cards drawn from its
-    beliefs, the deck from the cards it has not seen."""
+    beliefs, the deck from the cards it has not seen. With it, a function that replays the
+    same deal to any earlier turn."""
     table = policy.table
     view = policy.view
     me = table.me
@@ -135,10 +192,16 @@ def _deal(policy, rng: random.Random) -> GameState | None:
     size = table.options.deck_size
     drawn = size - len(rest)
     idents = [known[cid] for cid in range(drawn)] + rest
-    state = new_game(table.options, deck=[Card(i // MAX_RANK, i % MAX_RANK + 1) for i in idents])
-    for entry in view["history"]:
-        state.apply(_action(entry))
-    return state
+    deck = [Card(i // MAX_RANK, i % MAX_RANK + 1) for i in idents]
+    actions = [_action(entry) for entry in view["history"]]
+
+    def replay_to(turn: int) -> GameState:
+        state = new_game(table.options, deck=deck)
+        for action in actions[:turn]:
+            state.apply(action)
+        return state
+
+    return replay_to(len(actions)), replay_to
 
 
 def _action(entry: dict) -> Action:

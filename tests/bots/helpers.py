@@ -52,3 +52,15 @@ def swap_hidden_cards(state: GameState, seat: int, rng: random.Random) -> list |
 
 def replay_with(state: GameState, deck: list) -> GameState:
     return replay(state.options, deck, state.actions)
+
+
+def swapped_twin(state: GameState, rng: random.Random) -> GameState | None:
+    """The same game, the mover's own cards swapped as in ``swap_hidden_cards`` (and checked
+    to be other cards now); None if no card of the hand can be swapped."""
+    seat = state.current_seat
+    deck = swap_hidden_cards(state, seat, rng)
+    if deck is None:
+        return None
+    twin = replay_with(state, deck)
+    assert [twin.card(c) for c in twin.hand(seat)] != [state.card(c) for c in state.hand(seat)]
+    return twin

@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from games.bots import choose_action, policy
+from games.bots import choose_action, policy, search
 from games.bots.knowledge import Table
 from games.bots.search import SEARCH_DECK, SEARCH_UP_TO
 from games.engine import GameOptions, action_to_dict, new_game, view_for
-from tests.bots.helpers import ALL_OPTIONS, replay_with, swap_hidden_cards
+from tests.bots.helpers import ALL_OPTIONS, swapped_twin
 
 # The options the search plays: every option of the tables it searches.
 SEARCHED_OPTIONS = [options for options in ALL_OPTIONS if options.players <= SEARCH_UP_TO]
@@ -20,8 +20,9 @@ def every_seat(state) -> list[int]:
 
 
 def endgame_positions(count: int, seed: int):
-    """(state, rng): bot games over every option, played until the search would start (the
-    deck down to SEARCH_DECK cards) and a few turns more."""
+    """(state, rng): games of bots only (every seat known to be the bot) over every option
+    searched, played until the search starts (the deck down to SEARCH_DECK cards) and a few
+    turns more."""
     rng = random.Random(seed)
     made = 0
     while made < count:
@@ -31,7 +32,7 @@ def endgame_positions(count: int, seed: int):
         while not state.is_over and (state.deck_size > SEARCH_DECK or extra):
             if state.deck_size <= SEARCH_DECK:
                 extra -= 1
-            state.apply(choose_action(view_for(state, state.current_seat)))
+            state.apply(choose_action(view_for(state, state.current_seat), every_seat(state)))
         if state.is_over:
             continue
         made += 1
@@ -87,13 +88,9 @@ def test_swapping_the_movers_own_cards_does_not_change_the_searched_action(batch
     compared = 0
     for state, rng in endgame_positions(12, seed=batch):
         seat = state.current_seat
-        deck = swap_hidden_cards(state, seat, rng)
-        if deck is None:
+        other = swapped_twin(state, rng)
+        if other is None:
             continue
-        other = replay_with(state, deck)
-        assert [other.card(c) for c in other.hand(seat)] != [
-            state.card(c) for c in state.hand(seat)
-        ]
         seats = every_seat(state)
         assert choose_action(view_for(other, seat), seats) == choose_action(
             view_for(state, seat), seats
@@ -119,8 +116,9 @@ def test_the_search_runs_only_at_a_table_of_bots_only_of_two_players(monkeypatch
         searched.append(tuple(seats))
         return table_policy.choose()
 
+    positions = list(endgame_positions(8, seed=9))  # reached by searching bots
     monkeypatch.setattr(policy, "searched_action", spy)
-    for state, _ in endgame_positions(8, seed=9):
+    for state, _ in positions:
         view = view_for(state, state.current_seat)
         choose_action(view)  # from the history alone
         choose_action(view, every_seat(state)[1:])  # seat 0 is a person
@@ -166,3 +164,33 @@ def test_the_search_finds_more_points_than_the_conventions_alone():
             else:
                 plain += state.score
     assert searched > plain
+
+
+def test_the_deals_searched_agree_with_what_the_teammate_did():
+    """A deal in which the teammate's recent moves are not what the conventions choose for
+    them (they would have saved that card, or clued another) is not searched."""
+    rejected = 0
+    for state, _ in endgame_positions(8, seed=13):
+        view = view_for(state, state.current_seat)
+        seats = every_seat(state)
+        table_policy = policy.Policy(Table(view, seats))
+        checks = search._teammates_last_moves(table_policy)
+        assert checks and all(view["history"][i]["seat"] != state.current_seat for i in checks)
+        deals = search._deals(table_policy, random.Random(1), policy._conventions_only, seats)
+        assert len(deals) == search.DEALS
+        for deal in deals:
+            for index in checks:
+                then = new_game(state.options, deck=deal.deck)
+                for action in deal.actions[:index]:
+                    then.apply(action)
+                table_then = Table(view_for(then, then.current_seat), seats)
+                assert policy.Policy(table_then).choose() == deal.actions[index], index
+        # The same number of draws, unfiltered, would not all have agreed.
+        rng = random.Random(1)
+        for _ in range(search.DEALS):
+            _, replay_to = search._deal(table_policy, rng)
+            if not all(
+                search._agrees(replay_to, i, view, policy._conventions_only, seats) for i in checks
+            ):
+                rejected += 1
+    assert rejected > 0
