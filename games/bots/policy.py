@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from games.engine import Action, Clue, Discard, Play
 
 from .knowledge import BASIC, CONVENTION, CardInfo, Table, bits, interpret_clue, public_set, rank_of
-from .search import searched_action, searches
+from .search import discard_alternatives, searched_action, searches
 
 # A clue is given rather than a discard when its value (about one per card it gets played)
 # reaches this, by the number of clue tokens available (index 0 is never used). Two players
@@ -56,6 +56,17 @@ UNVETTED_CHANCE = 0.3
 LATE_TOUCH_UP_TO = 2
 LATE_TOUCH_DECK = 10
 LATE_TRASH_TOUCH = 0.1
+# Two habits measured only at tables of bots only of up to this many players (2-player
+# self-play on 2,000 decks without search: +0.03 a game together, README.md):
+BOT_HABITS_UP_TO = 2
+# ...a clue that touches the next player's chop and leaves a card that must be saved on
+# their new chop, with nothing for them to play, costs this much: they would discard it
+# before anybody could save it;
+EXPOSED_CHOP_COST = 0.9
+# ...and with no clue token, when the only discard left is the last copy of a card, the
+# likeliest card is played instead if it is at least this likely to be playable (and a fuse
+# can be spared): a sure point lost against a likely one won.
+LAST_RESORT_PLAY = 0.45
 
 
 def choose_action(view: dict, bot_seats: Collection[int] = ()) -> Action:
@@ -70,7 +81,11 @@ def choose_action(view: dict, bot_seats: Collection[int] = ()) -> Action:
     policy = Policy(Table(view, bot_seats))
     if searches(policy.table):
         return searched_action(policy, _conventions_only, bot_seats)
-    return policy.choose()
+    chosen = policy.choose()
+    alternatives = discard_alternatives(policy, chosen)
+    if alternatives:
+        return searched_action(policy, _conventions_only, bot_seats, chosen, alternatives)
+    return chosen
 
 
 def _conventions_only(table: Table) -> Action:
@@ -163,6 +178,7 @@ class Policy:
         self.me = table.me
         self.legal = self.view["legal"]
         self.final_round = table.turns_left is not None and not table.options.until_perfect
+        self.bot_habits = table.all_bots and table.players <= BOT_HABITS_UP_TO
         self.perspectives = [Perspective(table, seat) for seat in range(table.players)]
 
     # -- what players know ---------------------------------------------------------------
@@ -241,7 +257,12 @@ class Policy:
 
         if can_discard:
             discard = self.discard_choice(hand, beliefs)
-            if not can_clue or self.chance(beliefs[discard], self.board.critical) < 1:
+            doomed = self.chance(beliefs[discard], self.board.critical) >= 1
+            if doomed and not can_clue and table.fuses_left > 1 and self.bot_habits:
+                cid = self.likeliest_play(hand, beliefs)
+                if self.chance(beliefs[cid], self.unclaimed_playable()) >= LAST_RESORT_PLAY:
+                    return Play(cid)
+            if not can_clue or not doomed:
                 return Discard(discard)
             # Every card left is known to be the last of its kind: even a poor clue is better.
         if can_clue:
@@ -567,6 +588,15 @@ class Policy:
             else:
                 result.value += save
             result.value += 0.01 * (_popcount(before) - _popcount(now)) / max(_popcount(before), 1)
+        if self.bot_habits and chop in touched and target == (self.me + 1) % table.players:
+            exposed = table.chop(target, after)
+            if (
+                exposed is not None
+                and result.plays == 0
+                and self.must_save(truths[exposed], target)
+                and not any(self.knows_playable(persp.belief(after[cid])) for cid in hand)
+            ):
+                result.value -= EXPOSED_CHOP_COST
         return result
 
     def misread(self, info: CardInfo, holder: int, truth: int) -> bool:

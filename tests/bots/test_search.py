@@ -21,8 +21,8 @@ def every_seat(state) -> list[int]:
 
 def endgame_positions(count: int, seed: int):
     """(state, rng): games of bots only (every seat known to be the bot) over every option
-    searched, played until the search starts (the deck down to SEARCH_DECK cards) and a few
-    turns more."""
+    searched, played by the conventions alone until the endgame search starts (the deck down
+    to SEARCH_DECK cards), then by the bot, for a few turns more."""
     rng = random.Random(seed)
     made = 0
     while made < count:
@@ -30,9 +30,12 @@ def endgame_positions(count: int, seed: int):
         state = new_game(options, seed=rng.randrange(2**32))
         extra = rng.randrange(0, 4)
         while not state.is_over and (state.deck_size > SEARCH_DECK or extra):
+            view = view_for(state, state.current_seat)
             if state.deck_size <= SEARCH_DECK:
                 extra -= 1
-            state.apply(choose_action(view_for(state, state.current_seat), every_seat(state)))
+                state.apply(choose_action(view, every_seat(state)))
+            else:
+                state.apply(policy.Policy(Table(view, every_seat(state))).choose())
         if state.is_over:
             continue
         made += 1
@@ -112,11 +115,11 @@ def test_the_searched_action_is_the_same_from_the_json_of_the_view():
 def test_the_search_runs_only_at_a_table_of_bots_only_of_two_players(monkeypatch):
     searched = []
 
-    def spy(table_policy, blueprint, seats):
+    def spy(table_policy, blueprint, seats, chosen=None, alternatives=None):
         searched.append(tuple(seats))
         return table_policy.choose()
 
-    positions = list(endgame_positions(8, seed=9))  # reached by searching bots
+    positions = list(endgame_positions(8, seed=9))
     monkeypatch.setattr(policy, "searched_action", spy)
     for state, _ in positions:
         view = view_for(state, state.current_seat)
