@@ -63,7 +63,7 @@ def test_the_reset_link_expires_after_three_days(client, alice, settings, monkey
 
     from django.contrib.auth.tokens import PasswordResetTokenGenerator
 
-    assert settings.PASSWORD_RESET_TIMEOUT == 3 * 24 * 3600  # as the README says
+    assert settings.PASSWORD_RESET_TIMEOUT == 3 * 24 * 3600  # as docs/SECURITY.md says
     client.post(URL, {"email": alice.email})
     (message,) = send_account_emails()
     later = datetime.now() + timedelta(days=3, minutes=1)

@@ -1,4 +1,4 @@
-"""allauth's rate limits (ACCOUNT_RATE_LIMITS, listed in the README): past the count, the
+"""allauth's rate limits (ACCOUNT_RATE_LIMITS, listed in docs/SECURITY.md): past the count, the
 page answers 429 (with the site's page, or the form saying so where allauth checks the limit
 in the form), the same for a known or an unknown address."""
 
