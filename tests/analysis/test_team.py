@@ -1,4 +1,5 @@
-"""The best score of a team that sees every card (games/analysis/team.py).
+"""The best score of a team that sees every card (games/analysis/team.py and its rooms,
+team_model.py and team_search.py).
 
 The search runs on a compact copy of the rules: first it is compared with the engine action
 by action; then its answers are compared with an exhaustive search written here that uses
@@ -12,7 +13,7 @@ import random
 
 import pytest
 
-from games.analysis import team
+from games.analysis import team_model, team_search
 from games.analysis.team import TeamResult, analyse_deal, best_score
 from games.engine import Card, Clue, Discard, GameOptions, Play, new_game, replay
 from games.engine.cards import deck_composition
@@ -23,10 +24,10 @@ from games.engine.shuffle import new_deck
 
 def _move(action) -> tuple[int, int]:
     if isinstance(action, Play):
-        return (team.PLAY, action.card_id)
+        return (team_model.PLAY, action.card_id)
     if isinstance(action, Discard):
-        return (team.DISCARD, action.card_id)
-    return (team.CLUE, -1)
+        return (team_model.DISCARD, action.card_id)
+    return (team_model.CLUE, -1)
 
 
 def _biased_action(state, rng: random.Random):
@@ -62,32 +63,32 @@ def test_compact_model_follows_the_engine(options):
     actions_checked = 0
     for game_number in range(25):
         state = new_game(options, seed=1000 + game_number)
-        deal = team._Deal(options, state.deck)
-        compact = team._from_engine(deal, state)
+        deal = team_model.Deal(options, state.deck)
+        compact = team_model.from_engine(deal, state)
         while not state.is_over:
             legal = {_move(a) for a in state.legal_actions()}
-            assert set(team._legal(deal, compact)) == legal
+            assert set(team_model.legal(deal, compact)) == legal
             action = _biased_action(state, rng)
             state.apply(action)
-            compact = team._step(deal, compact, *_move(action))
-            assert compact == team._from_engine(deal, state)
-            assert team._score(compact) == state.score
+            compact = team_model.step(deal, compact, *_move(action))
+            assert compact == team_model.from_engine(deal, state)
+            assert team_model.score(compact) == state.score
             actions_checked += 1
-        assert team._legal(deal, compact) == []
+        assert team_model.legal(deal, compact) == []
     assert actions_checked > 300
 
 
 def test_compact_model_any_clue_is_the_same_move():
     options = GameOptions(3)
     state = new_game(options, seed=5)
-    deal = team._Deal(options, state.deck)
-    compact = team._step(deal, team._from_engine(deal, state), team.CLUE, -1)
+    deal = team_model.Deal(options, state.deck)
+    compact = team_model.step(deal, team_model.from_engine(deal, state), team_model.CLUE, -1)
     clues = [a for a in state.legal_actions() if isinstance(a, Clue)]
     assert len(clues) > 5
     for clue in clues:
         after = state.copy()
         after.apply(clue)
-        assert team._from_engine(deal, after) == compact
+        assert team_model.from_engine(deal, after) == compact
 
 
 # -- an exhaustive search that uses only the engine ---------------------------------------------
@@ -381,10 +382,10 @@ def test_a_player_whose_every_move_burns_the_last_fuse_still_has_a_move():
     # fuse: the only legal moves are misplays (the search normally leaves misplays out).
     options = GameOptions(2, until_perfect=True, fuses=1)
     deck = new_deck(options, 0)
-    deal = team._Deal(options, deck)
+    deal = team_model.Deal(options, deck)
     unplayable = next(cid for cid, card in enumerate(deck) if card.rank == 3)
     compact = (40, ((unplayable,), ()), len(deck), (0,) * 5, (6,) * 5, 8, 1, None, None)
-    assert team._legal(deal, compact) == [(team.PLAY, unplayable)]
-    solver = team._Solver(deal, float("inf"), None)
-    assert solver.ordered_moves(compact) == [(team.PLAY, unplayable)]
+    assert team_model.legal(deal, compact) == [(team_model.PLAY, unplayable)]
+    solver = team_search.Solver(deal, float("inf"), None)
+    assert solver.ordered_moves(compact) == [(team_model.PLAY, unplayable)]
     assert solver.dfs(compact) == 0

@@ -1,6 +1,7 @@
-"""The upper bounds of games/analysis/team.py that prove a perfect game impossible (bounds 5
-and 6 of its docstring), each checked against an exhaustive search through the engine on
-small endgames: whenever the best score plays every needed card, neither may say it cannot.
+"""The upper bounds of games/analysis/team_bounds.py that prove a perfect game impossible
+(bounds 5 and 6 of games/analysis/README.md), each checked against an exhaustive search through
+the engine on small endgames: whenever the best score plays every needed card, neither may say
+it cannot.
 """
 
 from __future__ import annotations
@@ -8,28 +9,29 @@ from __future__ import annotations
 import random
 import time
 
-from games.analysis import team
+from games.analysis import team, team_bounds, team_model
 from games.engine import GameOptions, new_game
 from games.engine.shuffle import new_deck
 
 from .test_team import _endgame, _exhaustive, _TooBig
 
 
-def _solver(state) -> tuple[team._Solver, tuple]:
-    deal = team._Deal(state.options, state.deck)
-    return team._Solver(deal, time.perf_counter() + 60, None), team._from_engine(deal, state)
+def _bounds_and_state(state) -> tuple[team_bounds.Bounds, tuple]:
+    deal = team_model.Deal(state.options, state.deck)
+    return team_bounds.Bounds(deal), team_model.from_engine(deal, state)
 
 
 def _all_needed(st: tuple) -> int:
-    return sum(st[team.DEAD]) - len(st[team.DEAD])
+    return sum(st[team_model.DEAD]) - len(st[team_model.DEAD])
 
 
-def _bounds(solver: team._Solver, st: tuple) -> tuple[bool, bool]:
-    left = solver.deal.n - st[team.NXT]
-    tmax = left + solver.deal.players
-    held = solver.held_of(st[team.HANDS])
-    fifth = solver.all_needed_impossible(st[team.NXT], st[team.FW], st[team.DEAD], held, tmax)
-    return fifth, solver.last_turns_impossible(st)
+def _fifth_and_sixth(bounds: team_bounds.Bounds, st: tuple) -> tuple[bool, bool]:
+    nxt, fw, dead = st[team_model.NXT], st[team_model.FW], st[team_model.DEAD]
+    left = bounds.deal.n - nxt
+    tmax = left + bounds.deal.players
+    held = bounds.held_of(st[team_model.HANDS])
+    fifth = bounds.all_needed_impossible(nxt, fw, dead, held, tmax)
+    return fifth, bounds.last_turns_impossible(st)
 
 
 def test_bounds_5_and_6_never_rule_out_a_perfect_endgame():
@@ -43,14 +45,14 @@ def test_bounds_5_and_6_never_rule_out_a_perfect_endgame():
         )
         if state.is_over:
             continue
-        solver, st = _solver(state)
-        fifth, sixth = _bounds(solver, st)
+        bounds, st = _bounds_and_state(state)
+        fifth, sixth = _fifth_and_sixth(bounds, st)
         try:
             truth = _exhaustive(state, {}, 3000)
         except _TooBig:
             continue
         checked += 1
-        assert truth <= solver.upper(st)
+        assert truth <= bounds.upper(st)
         if truth == _all_needed(st):
             perfect += 1
             assert not fifth and not sixth, (options, state.fingerprint()[:6])
@@ -64,7 +66,7 @@ def test_the_last_turns_decide_decks_the_search_left_open():
     (the last round's turns) shows at once that 25 is out of reach."""
     for players, seed in [(2, 258), (2, 428), (3, 258)]:
         options = GameOptions(players)
-        solver, st = _solver(new_game(options, deck=new_deck(options, seed)))
-        fifth, sixth = _bounds(solver, st)
-        assert sixth and solver.upper(st) <= 25
+        bounds, st = _bounds_and_state(new_game(options, deck=new_deck(options, seed)))
+        fifth, sixth = _fifth_and_sixth(bounds, st)
+        assert sixth and bounds.upper(st) <= 25
         assert team.analyse_deal(options, new_deck(options, seed), time_limit=5).exact
