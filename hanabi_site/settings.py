@@ -25,12 +25,10 @@ VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env.bool("DEBUG", default=False)
-# pytest sets PYTEST_VERSION before Django loads; tests may use a throwaway key.
-RUNNING_TESTS = "PYTEST_VERSION" in os.environ
 
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
-    if not (DEBUG or RUNNING_TESTS):
+    if not DEBUG:
         raise ImproperlyConfigured(
             "SECRET_KEY is not set. Production needs a long random SECRET_KEY in the "
             "environment; for local development set DEBUG=true (python3 dev.py run does)."
@@ -186,14 +184,15 @@ ACCOUNT_RATE_LIMITS = {
     "reauthenticate": "10/m/user",
 }
 # allauth counts requests in the cache: Redis, shared by every web process, when there is
-# one; otherwise the process's memory (the embedded default runs one web process). Tests
-# keep theirs in memory, since they clear it between tests and Redis also holds the broker.
-if env.str("REDIS_URL", default="") and not RUNNING_TESTS:
+# one; otherwise the process's memory (the embedded default runs one web process).
+# CACHE_KEY_PREFIX keeps two sites (or a test run, tests/run_environment.py) sharing one
+# Redis apart.
+if env.str("REDIS_URL", default=""):
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": env.str("REDIS_URL"),
-            "KEY_PREFIX": "hanabi",
+            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="hanabi"),
             # Issue 15: polls and every change to a game use the cache (games/services/
             # versions.py); with Redis stopped or frozen they give up quickly and ask the
             # database, instead of waiting without end.
@@ -205,10 +204,8 @@ if env.str("REDIS_URL", default="") and not RUNNING_TESTS:
     SESSION_ENGINE = "accounts.sessions"
 # Issue 15: the poll answers "nothing changed" from the cache only when every process (web
 # and worker) shares it, Redis: the embedded default's cache is each process's memory, which
-# would never hear of a worker's move. The tests run everything in one process.
-POLL_FROM_CACHE = env.bool(
-    "POLL_FROM_CACHE", default=bool(env.str("REDIS_URL", default="")) or RUNNING_TESTS
-)
+# would never hear of a worker's move. A single process may turn it on (a test run does).
+POLL_FROM_CACHE = env.bool("POLL_FROM_CACHE", default=bool(env.str("REDIS_URL", default="")))
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
@@ -216,14 +213,14 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG or RUNNING_TESTS
+            if DEBUG
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },

@@ -15,7 +15,9 @@ import pytest
 from celery._state import _set_task_join_will_block
 from django.conf import settings
 
+import tests.run_environment  # noqa: F401  (first: the environment, then Django)
 from accounts.models import User
+from tests.cache_helpers import clear_cache
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
@@ -110,12 +112,30 @@ def make_user(name: str, verified: bool = True, **fields) -> User:
     return user
 
 
-@pytest.fixture(autouse=True)
-def _rate_limits_start_afresh():
-    """allauth counts requests in the cache; each test starts with none counted."""
-    from django.core.cache import cache
+def pytest_configure(config) -> None:
+    """Passwords hashed with a fast hasher: Django's default (PBKDF2, a million rounds) takes
+    most of a second per account, and the suite makes over a thousand accounts. Only the
+    tests' accounts: production keeps the default, which tests/test_settings.py checks."""
+    from django.test.utils import override_settings
 
-    cache.clear()
+    override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_collected(django_db_blocker):
+    """Production's static storage (hashed names, in the manifest) needs collectstatic; the run
+    collects into its own STATIC_ROOT (tests/run_environment.py)."""
+    from django.core.management import call_command
+
+    if not (settings.STATIC_ROOT / "staticfiles.json").exists():
+        call_command("collectstatic", "--no-input", verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def _cache_starts_empty():
+    """allauth counts requests in the cache, and polls and sessions are read from it: each
+    test starts with it empty."""
+    clear_cache()
     yield
 
 

@@ -2,8 +2,8 @@
 
 import re
 
-from django.contrib.staticfiles import finders
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.templatetags.static import static
 
 from games.engine import Clue, Discard, End, GameOptions, action_to_dict
 from games.models import Game
@@ -98,12 +98,13 @@ def test_the_waiting_room_lists_pending_invitations_to_its_players(client, alice
 def test_the_favicon_is_served(client, db):
     response = client.get("/favicon.ico")
     assert response.status_code == 302
-    assert response["Location"] == "/static/favicon.ico"
-    path = finders.find("favicon.ico")
-    with open(path, "rb") as icon:
-        assert icon.read(4) == b"\x00\x00\x01\x00"  # an ICO file
+    icon_url = static("favicon.ico")  # hashed in production: cached for ever
+    assert response["Location"] == icon_url
+    icon = client.get(icon_url)
+    assert icon.status_code == 200
+    assert b"".join(icon.streaming_content)[:4] == b"\x00\x00\x01\x00"  # an ICO file
     page = client.get("/").content.decode()
-    assert '<link rel="icon" href="/static/favicon.ico"' in page
+    assert f'<link rel="icon" href="{icon_url}"' in page
 
 
 def test_the_import_error_looks_like_the_sites_other_errors(client, alice):

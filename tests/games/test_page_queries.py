@@ -9,6 +9,7 @@ from django.core.cache import cache
 from games.engine import GameOptions
 from games.models import Game
 from games.services import lobby
+from tests.cache_helpers import cache_keys, unprefixed
 from tests.games.conftest import play_to_the_end, start_game, user_at
 
 SESSION_QUERIES = 0 if settings.SESSION_ENGINE.endswith(("cache", "cached_db")) else 1
@@ -35,7 +36,7 @@ def test_a_turn_page_rendered_afresh_makes_few_queries(
     client.force_login(user_at(game, game.current_seat))
     url = f"/games/{game.pk}/"
     client.get(url)
-    cache.delete_many([k.split(":", 2)[2] for k in cache._cache if ":table:" in k])
+    cache.delete_many([unprefixed(key) for key in cache_keys(":table:")])
     # … and the moves, the chat, the moderators' actions.
     with django_assert_max_num_queries(5 + SESSION_QUERIES):
         assert client.get(url).status_code == 200

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 from games.services import play, versions
+from tests.cache_helpers import clear_cache
 from tests.games.conftest import current_user, start_game, user_at
 from tests.games.test_versions import CASES, a_clue, people  # noqa: F401  (a fixture)
 
@@ -51,7 +52,7 @@ def test_without_the_cache_entries_the_poll_asks_the_database_and_fills_them(
     game = start_game(alice, bob)
     client.force_login(user_at(game, 1 - game.current_seat))
     url = poll_url(shown_page(client, game))
-    cache.clear()  # evicted, expired, or a Redis restarted empty
+    clear_cache()  # evicted, expired, or a Redis restarted empty
     # Through the view: the session, the user, the game and seat, the presence.
     with django_assert_num_queries(4):
         assert client.get(url, **HTMX).status_code == 204
@@ -198,7 +199,7 @@ def test_a_cache_that_missed_a_change_is_caught_up_by_the_database(
     client.get(url, **HTMX)
     with django_capture_on_commit_callbacks(execute=True):
         play.submit_action(game.pk, current_user(game), a_clue(game), 0)
-    cache.clear()  # lost: evicted, expired, or Redis restarted empty
+    clear_cache()  # lost: evicted, expired, or Redis restarted empty
     response = client.get(url, **HTMX)
     assert response.status_code == 200
 

@@ -5,10 +5,10 @@ and never differs from a freshly rendered one but for the per-request parts (the
 import re
 
 import pytest
-from django.core.cache import cache
 from django.middleware.csrf import CSRF_TOKEN_LENGTH
 
 from games.models import Game
+from tests.cache_helpers import cache_keys, clear_cache
 from tests.games.conftest import start_game, user_at
 from tests.games.test_hidden_information import (
     test_a_players_pages_do_not_depend_on_their_own_cards,
@@ -31,12 +31,12 @@ def page_of(client, game: Game, **headers) -> str:
 
 
 def fresh_page_of(client, game: Game, **headers) -> str:
-    cache.clear()  # also the sessions' cache, if they are kept there: log in again
+    clear_cache()  # also the sessions' cache, if they are kept there: log in again
     return page_of(client, game, **headers)
 
 
 def table_keys() -> list[str]:
-    return [key for key in cache._cache if ":game:" in key and ":table:" in key]
+    return [key for key in cache_keys(":game:") if ":table:" in key]
 
 
 def test_the_second_page_is_served_from_the_cache_and_equals_a_fresh_one(client, alice, bob):
@@ -144,7 +144,7 @@ def test_after_each_kind_of_change_each_players_page_is_the_fresh_one(
             client.force_login(viewer)
             cached = client.get(f"/games/{game.pk}/", **headers)
             client.force_login(viewer)
-            cache.clear()
+            clear_cache()
             client.force_login(viewer)
             fresh = client.get(f"/games/{game.pk}/", **headers)
             assert cached.status_code == fresh.status_code, name
