@@ -5,8 +5,9 @@ Django's `cached_db` store, made to tolerate a cache that fails, and to hold eac
 the cache only for a short while. The database stays the one source of truth: every write
 goes there first, and a session missing from the cache is read from it.
 
-- A cache that fails to read, write or answer is no cache: the database answers, and the
-  page works as with database sessions (Django's own store lets some of these errors out).
+- A cache that fails to read, write or answer is no cache (lib/cache_failures.py): the
+  database answers, and the page works as with database sessions (Django's own store lets
+  some of these errors out).
 - A session deleted (a logout) while the cache cannot be reached stays in the cache until its
   entry expires: CACHE_SECONDS bounds that. Redis here keeps nothing on disk, so a restart
   forgets every entry; only a cache that was unreachable but kept its data can serve one.
@@ -18,6 +19,8 @@ import logging
 
 from asgiref.sync import sync_to_async
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
+
+from lib.cache_failures import failing_cache_is_no_cache
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +66,8 @@ class SessionStore(CachedDBStore):
         return max(0, min(CACHE_SECONDS, self.get_expiry_age(expiry=expiry)))
 
     def _cache_call(self, method: str, *args):
-        try:
+        with failing_cache_is_no_cache(
+            log, "the session cache failed (%s): using the database", method
+        ):
             return getattr(self._cache, method)(*args)
-        except Exception:
-            log.warning("the session cache failed (%s): using the database", method, exc_info=True)
-            return None
+        return None

@@ -13,7 +13,6 @@ urlpatterns = [
     # a per-address limit answers 429.
     path("login/", views.LoginView.as_view(), name="login"),
     path("login/code/", views.RequestLoginCodeView.as_view(), name="request_login_code"),
-    path("link/", views.retired_link, name="link"),
     path("open/<str:token>/", scoped.open_scoped_link, name="scoped_link"),
     path("profile/", views.profile, name="profile"),
     path("unsubscribe/<str:token>/", views.unsubscribe_from_game_emails, name="unsubscribe"),

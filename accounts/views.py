@@ -5,27 +5,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods
 
 from accounts import unsubscribe
 from accounts.forms import ProfileForm
 from accounts.models import User
 
 logger = logging.getLogger(__name__)
-
-
-@require_GET
-def retired_link(request: HttpRequest) -> HttpResponse:
-    """Emails sent before links were scoped carried links that logged their reader in fully
-    (/accounts/link/?…). They open nothing now: a friendly page offers a real way in."""
-    next_path = request.GET.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        next_path, allowed_hosts=None
-    ) or not next_path.startswith("/"):
-        next_path = ""
-    return render(request, "accounts/link_invalid.html", {"expired": False, "next": next_path})
 
 
 @login_required

@@ -240,12 +240,6 @@ def outcome(state: GameState, end: str = "") -> dict:
     }
 
 
-class SeatQuerySet(models.QuerySet):
-    def taken(self) -> "SeatQuerySet":
-        """Seats a person or a bot sits in: the opposite of Seat.is_free."""
-        return self.exclude(user__isnull=True, is_bot=False)
-
-
 class Seat(models.Model):
     """A place at the table. Before the start, `position` is the joining order; the start
     shuffles the players into their final positions (seat 0 moves first)."""
@@ -280,8 +274,6 @@ class Seat(models.Model):
         help_text="The player's private notes on cards: {card id: text} "
         "(games/services/notes.py). Shown to everyone in the finished game's replay.",
     )
-
-    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "position"]

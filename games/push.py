@@ -17,6 +17,8 @@ import redis
 import redis.asyncio
 from django.conf import settings
 
+from lib.cache_failures import failing_cache_is_no_cache
+
 log = logging.getLogger(__name__)
 
 # A comment line this often keeps proxies from closing an idle stream.
@@ -43,13 +45,12 @@ def announce(game_id: int, version: int) -> None:
     global _publisher
     if not enabled():
         return
-    try:
+    with failing_cache_is_no_cache(log, "could not publish game %s's version %s", game_id, version):
         if _publisher is None:
             _publisher = redis.Redis.from_url(settings.REDIS_URL, **SOCKET_TIMEOUTS)
         _publisher.publish(channel(game_id), version)
-    except Exception:
-        _publisher = None
-        log.warning("could not publish game %s's version %s", game_id, version, exc_info=True)
+        return
+    _publisher = None  # reached only after a failure: the next announcement connects afresh
 
 
 class Subscription:
@@ -72,11 +73,11 @@ class Subscription:
 
     async def __aexit__(self, *exc_info) -> None:
         # The browser went away (the server cancels the stream), or Redis failed.
-        try:
+        with failing_cache_is_no_cache(
+            log, "closing a push subscription failed", level=logging.DEBUG
+        ):
             await self.pubsub.aclose()
             await self.client.aclose()
-        except Exception:
-            log.debug("closing a push subscription failed", exc_info=True)
 
     async def next(self) -> int | None:
         message = await self.pubsub.get_message(timeout=HEARTBEAT_SECONDS)

@@ -33,8 +33,37 @@ from .search import discard_alternatives, searched_action, searches
 # have fewer cards in view and lose more to discards: they clue more readily.
 CLUE_THRESHOLD = (9.0, 1.0, 1.0, 1.0, 0.7, 0.7, 0.5, 0.5, 0.5)
 CLUE_THRESHOLD_TWO_PLAYERS = (9.0, 1.0, 0.7, 0.5, 0.3, 0.2, 0.1, 0.05, 0.05)
+# What a clue is worth (Policy.evaluate), per card it touches, in about the points it wins:
+# a card it makes known playable is about one point...
+PLAY_VALUE = 1.0
+# ...and a 5 a little more: playing one gives a clue token back.
+FIVE_PLAY_BONUS = 0.2
 # A card that will be playable once cards known to be in hands are played.
 DELAYED_PLAY_VALUE = 1.0
+# A card saved: the last copy of a needed card on the chop is about to be discarded, a point
+# nearly sure to be lost, so nearly worth a play;
+CRITICAL_ON_CHOP_SAVE_VALUE = 0.9
+# ...a last copy further from the chop is not in danger yet: touching it now only spares a
+# save later;
+CRITICAL_SAVE_VALUE = 0.3
+# ...a 2 on the chop whose other copy is in no hand in view (must_save) is not a last copy:
+# worth less than one on the chop, more than one in no danger yet.
+TWO_SAVE_VALUE = 0.6
+# A tie-break, far below any card's value: per touched card, the share of its possible
+# identities the clue rules out, so that of two clues otherwise equal, the one that tells
+# its holder more wins.
+INFORMATION_VALUE = 0.01
+# What a clue costs in harm (ClueResult.harm), weighed before any value: a clue that misleads
+# nobody always beats one that does, and a forced clue (nothing else is legal) misleads the
+# least. A card that the clue would make its holder believe playable when it is not is a
+# misplay, a fuse lost: it weighs as much as the smaller harms of several cards together.
+MISPLAY_HARM = 10
+# A newly touched card that is a copy of a card clued elsewhere: one of the two would be
+# played into a discard, or both kept for one place.
+DUPLICATE_HARM = 2
+# A card the clue makes its holder misread without believing it playable: kept for nothing,
+# or discarded for what it is not.
+MISREAD_HARM = 1
 # A card touched for the first time that is useful but neither playable nor in danger.
 EXTRA_TOUCH_VALUE = 0.05
 # Stall with a clue rather than discard when the deck allows fewer discards than this.
@@ -531,7 +560,7 @@ class Policy:
             for cid in newly:
                 bit = 1 << truths[cid]
                 if bit & elsewhere:
-                    result.harm += 2  # a second copy: one of them would be misplayed
+                    result.harm += DUPLICATE_HARM
                 elsewhere |= bit
         soon = table.queued_playable(table.known_identities(after), upto=True)
         trust_unknown = table.reads[target] is None
@@ -553,17 +582,19 @@ class Policy:
                 table.info[cid], target, truth
             ):
                 if self.knows_playable(persp.belief(after[cid])):
-                    result.harm += 10
+                    result.harm += MISPLAY_HARM
                 elif late_touch and board.trash >> truth & 1:
                     result.value -= LATE_TRASH_TOUCH  # kept for nothing, with few turns left
                 else:
-                    result.harm += 1
+                    result.harm += MISREAD_HARM
                 continue
             if upgradable and cid in newly:
                 later = after[cid].copy()
                 later.adopt_conventions()
                 if self.misread(later, target, truth):
-                    result.harm += 10 if self.knows_playable(persp.belief(later)) else 1
+                    result.harm += (
+                        MISPLAY_HARM if self.knows_playable(persp.belief(later)) else MISREAD_HARM
+                    )
                     continue
             before = persp.now(cid)
             now = persp.belief(after[cid])
@@ -571,15 +602,15 @@ class Policy:
             if cid in newly and board.useful >> truth & 1:
                 if board.critical >> truth & 1:
                     result.saved.add(cid)
-                    save = 0.9 if cid == chop else 0.3
+                    save = CRITICAL_ON_CHOP_SAVE_VALUE if cid == chop else CRITICAL_SAVE_VALUE
                 elif cid == chop and rank_of(truth) == 2 and self.must_save(truth, target):
                     result.saved.add(cid)
-                    save = 0.6
+                    save = TWO_SAVE_VALUE
                 else:
                     save = EXTRA_TOUCH_VALUE
             if self.knows_playable(now) and not self.knows_playable(before):
                 result.plays += 1
-                result.value += 1.0 + (0.2 if rank_of(truth) == 5 else 0.0)
+                result.value += PLAY_VALUE + (FIVE_PLAY_BONUS if rank_of(truth) == 5 else 0.0)
                 if trust_unknown and table.shows_reading(after[cid], target):
                     result.value += TRUST_VALUE
                     trust_unknown = False
@@ -587,7 +618,8 @@ class Policy:
                 result.value += max(DELAYED_PLAY_VALUE, save)
             else:
                 result.value += save
-            result.value += 0.01 * (_popcount(before) - _popcount(now)) / max(_popcount(before), 1)
+            ruled_out = _popcount(before) - _popcount(now)
+            result.value += INFORMATION_VALUE * ruled_out / max(_popcount(before), 1)
         if self.bot_habits and chop in touched and target == (self.me + 1) % table.players:
             exposed = table.chop(target, after)
             if (

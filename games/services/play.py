@@ -10,10 +10,12 @@ summary and the game's new version are one UPDATE, and the outbox rows one INSER
 statements in all, five with the state from the cache; tests/games/test_move_queries.py).
 """
 
+import logging
 from datetime import timedelta
 
 from django.core.cache import cache
-from django.db import connections, router, transaction
+from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
@@ -29,6 +31,9 @@ from games.engine import (
 from games.errors import GameError, IllegalMove, NotAllowed, StaleMove
 from games.models import BotKind, Game, MadeBy, Move, Seat
 from games.services import announce, snapshots, versions
+from lib.cache_failures import failing_cache_is_no_cache
+
+log = logging.getLogger(__name__)
 
 
 def submit_action(game_id: int, user: User, action: dict, expected_turn: int) -> Move:
@@ -167,27 +172,17 @@ def store_summary(game: Game, state: GameState) -> None:
 
 def save_summary_and_bump(game: Game) -> int:
     """`game.save(update_fields=SUMMARY_FIELDS)` and `versions.bump(game)` in one statement:
-    UPDATE … SET the summary, version = version + 1 … RETURNING version. Afterwards exactly
-    as bump(): the new version is set on `game` and returned, and after the commit the cache
-    and the open pages learn it (`versions.changed`)."""
-    connection = connections[router.db_for_write(Game)]
-    quote = connection.ops.quote_name
-    fields = [Game._meta.get_field(name) for name in SUMMARY_FIELDS]
-    version = quote(Game._meta.get_field("version").column)
-    assignments = [f"{quote(field.column)} = %s" for field in fields]
-    params = [field.get_db_prep_save(getattr(game, field.attname), connection) for field in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {quote(Game._meta.db_table)} "  # noqa: S608 (names, not input)
-            f"SET {', '.join(assignments)}, {version} = {version} + 1 "
-            f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING {version}",
-            [*params, game.pk],
-        )
-        row = cursor.fetchone()
-    if row is None:
+    UPDATE … SET the summary, version = version + 1. Afterwards exactly as bump(): the new
+    version is set on `game` and returned, and after the commit the cache and the open pages
+    learn it (`versions.changed`)."""
+    summary = {name: getattr(game, name) for name in SUMMARY_FIELDS}
+    if not Game.objects.filter(pk=game.pk).update(**summary, version=F("version") + 1):
         raise Game.DoesNotExist(f"no game {game.pk}")
-    game.version = row[0]
-    game_id, new_version = game.pk, row[0]
+    # No need to read the new version back (bump() does): `game` was read under the row
+    # lock that its move holds to the end (apply_action), and nothing in a move's
+    # transaction raises the version before this, so it is the one read plus one.
+    game.version += 1
+    game_id, new_version = game.pk, game.version
     transaction.on_commit(lambda: versions.changed(game_id, new_version))
     return new_version
 
@@ -236,11 +231,15 @@ def record_presence(game_id: int, user_id: int) -> None:
     the last write (so most polls write nothing, and query nothing); without a cache, the
     database's own condition keeps the rows from being rewritten each time."""
     key = f"game:{game_id}:presence:{user_id}"
-    try:
-        if not cache.add(key, True, PRESENCE_WRITE_EVERY.total_seconds()):
-            return
-    except Exception:
-        pass  # the cache is down: fall back on the database's condition
+    written_lately = False
+    # Asked by every poll, so a cache that is down is not worth a warning each time: the
+    # database's condition below keeps the write rare without it.
+    with failing_cache_is_no_cache(
+        log, "could not mark a presence in the cache", level=logging.DEBUG
+    ):
+        written_lately = not cache.add(key, True, PRESENCE_WRITE_EVERY.total_seconds())
+    if written_lately:
+        return
     now = timezone.now()
     Seat.objects.filter(game_id=game_id, user_id=user_id).exclude(
         last_seen_at__gt=now - PRESENCE_WRITE_EVERY

@@ -20,6 +20,7 @@ from django.db import transaction
 
 from games.engine import GameState
 from games.models import Game
+from lib.cache_failures import failing_cache_is_no_cache
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +49,11 @@ def _key(game: Game, turn: int) -> str:
 def state_of(game: Game) -> GameState:
     """The game's state now (at `game.turn`): from the cache when it holds it, else rebuilt
     from the moves."""
-    try:
+    state = None
+    # Our own pickles, in our own cache; anything unreadable is rebuilt.
+    with failing_cache_is_no_cache(log, "could not read a game's state from the cache"):
         pickled = cache.get(_key(game, game.turn))
         state = pickle.loads(pickled) if isinstance(pickled, bytes) else None  # noqa: S301
-    except Exception:
-        # Our own pickles, in our own cache; anything unreadable is rebuilt.
-        log.warning("could not read a game's state from the cache", exc_info=True)
-        state = None
     if isinstance(state, GameState) and state.turn == game.turn:
         return state
     return game.load_state()
@@ -66,9 +65,7 @@ def keep_after_commit(game: Game, state: GameState) -> None:
     key = _key(game, state.turn)
 
     def keep() -> None:
-        try:
+        with failing_cache_is_no_cache(log, "could not keep a game's state in the cache"):
             cache.set(key, pickled, STATE_TTL)
-        except Exception:
-            log.warning("could not keep a game's state in the cache", exc_info=True)
 
     transaction.on_commit(keep)

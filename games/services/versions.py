@@ -10,7 +10,8 @@ The cache is derived from the database and never trusted beyond it:
 - the version is written after the commit (`transaction.on_commit`), and only ever raised
   (a late or out-of-order write, or a poll that read the database before a commit, cannot
   lower it: an atomic compare-and-set on Redis);
-- a missing entry, or a cache that fails, sends the poll to the database, which refills it;
+- a missing entry, or a cache that fails (lib/cache_failures.py), sends the poll to the
+  database, which refills it;
 - entries expire after VERSION_TTL, so a write that failed after a commit (Redis unreachable
   at that moment but back by the next poll) hides a change for at most that long.
 The poll trusts the cache only when every process shares it (settings.POLL_FROM_CACHE:
@@ -24,10 +25,12 @@ import threading
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.redis import RedisCache
-from django.db import connection, transaction
+from django.db import transaction
+from django.db.models import F
 
 from games import push
 from games.models import Game
+from lib.cache_failures import failing_cache_is_no_cache
 
 log = logging.getLogger(__name__)
 
@@ -42,20 +45,16 @@ def bump(game: Game | int) -> int:
     """Raise the game's version by one in the caller's transaction; the cache learns the new
     version after the commit. Returns it (and sets it on `game` when given a Game)."""
     game_id = game.pk if isinstance(game, Game) else game
-    quote = connection.ops.quote_name
-    table, column = quote(Game._meta.db_table), quote(Game._meta.get_field("version").column)
-    with connection.cursor() as cursor:
-        # One statement that both raises and reads it: right whether or not the caller
-        # locked the row (PostgreSQL, and SQLite from 3.35).
-        cursor.execute(
-            f"UPDATE {table} SET {column} = {column} + 1 "  # noqa: S608 (names, not input)
-            f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING {column}",
-            [game_id],
-        )
-        row = cursor.fetchone()
-    if row is None:
+    same_game = Game.objects.filter(pk=game_id)
+    # Right whether or not the caller locked the row, and whatever `game` was read as: the
+    # UPDATE raises the version in the database, and holds the row's write lock to the end
+    # of the transaction, so the read after it sees this very bump. Outside a transaction
+    # the block makes one (inside one, savepoint=False adds no statement).
+    with transaction.atomic(savepoint=False):
+        same_game.update(version=F("version") + 1)
+        version = same_game.values_list("version", flat=True).first()
+    if version is None:
         raise Game.DoesNotExist(f"no game {game_id}")
-    version = row[0]
     if isinstance(game, Game):
         game.version = version
     transaction.on_commit(lambda: changed(game_id, version))
@@ -72,10 +71,8 @@ def changed(game_id: int, version: int) -> None:
 def publish(game_id: int, version: int) -> None:
     """Tell the cache the game's version (after a commit, or as read from the database).
     A failure is logged, never raised: the database stays the answer."""
-    try:
+    with failing_cache_is_no_cache(log, "could not write game %s's version to the cache", game_id):
         _raise_to(_version_key(game_id), version)
-    except Exception:
-        log.warning("could not write game %s's version to the cache", game_id, exc_info=True)
 
 
 def unchanged_for(game_id: int, shown_version: int, session_key: str) -> int | None:
@@ -86,10 +83,13 @@ def unchanged_for(game_id: int, shown_version: int, session_key: str) -> int | N
     if not settings.POLL_FROM_CACHE:
         return None
     version_key, viewer_key = _version_key(game_id), _viewer_key(game_id, session_key)
-    try:
+    found = {}
+    # Asked by every poll: a cache that is down would log a warning every few seconds per
+    # open page (the writes that follow on the database path warn of it already).
+    with failing_cache_is_no_cache(
+        log, "could not read a poll from the cache", level=logging.DEBUG
+    ):
         found = _cache().get_many([version_key, viewer_key])
-    except Exception:
-        return None
     viewer = found.get(viewer_key)
     if found.get(version_key) != shown_version or not isinstance(viewer, tuple):
         return None
@@ -102,10 +102,8 @@ def remember_viewer(game_id: int, version: int, session_key: str, user_id: int) 
     or a poll through the view): the version (never lowered), and that this session may poll
     the game from the cache, as this user, while the game stays at that version."""
     publish(game_id, version)
-    try:
+    with failing_cache_is_no_cache(log, "could not write a poll viewer to the cache"):
         _cache().set(_viewer_key(game_id, session_key), (user_id, version), VIEWER_TTL)
-    except Exception:
-        log.warning("could not write a poll viewer to the cache", exc_info=True)
 
 
 def _version_key(game_id: int) -> str:

@@ -119,8 +119,6 @@ def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRes
             "seat": seat,
             "is_creator": game.creator_id == request.user.pk,
             "full": not any(s.is_free for s in seats),
-            # What the page's poll compares with Seat.objects.taken() (views/table.py).
-            "filled": sum(not s.is_free for s in seats),
             "invite_url": request.build_absolute_uri(
                 reverse("games:invite", args=[game.pk, game.invite_code])
             ),

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -33,6 +33,7 @@ from games.table_context import table
 from games.views.access import game_and_seats, game_for, run_service
 from games.views.chat import chat_context
 from games.views.lobby import waiting_room
+from lib.cache_failures import failing_cache_is_no_cache
 
 log = logging.getLogger(__name__)
 
@@ -201,19 +202,15 @@ def _fill_in(request: HttpRequest, game: Game, html: str) -> str:
 
 def _cache_get(key: str) -> dict | None:
     """A failing cache is no cache: the page renders from the database."""
-    try:
+    found = None
+    with failing_cache_is_no_cache(log, "could not read a table from the cache"):
         found = caches[DEFAULT_CACHE_ALIAS].get(key)
-    except Exception:
-        log.warning("could not read a table from the cache", exc_info=True)
-        return None
     return found if isinstance(found, dict) else None
 
 
 def _cache_set(key: str, value: dict) -> None:
-    try:
+    with failing_cache_is_no_cache(log, "could not write a table to the cache"):
         caches[DEFAULT_CACHE_ALIAS].set(key, value, TABLE_TTL)
-    except Exception:
-        log.warning("could not write a table to the cache", exc_info=True)
 
 
 @login_required
@@ -221,36 +218,30 @@ def _cache_set(key: str, value: dict) -> None:
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """Has the game changed since the page was rendered? 204 (nothing to transfer) if not.
 
-    The page says what it showed: `status`, and the game's version `v` (pages from before
-    versions: `turn` on the turn page, `filled` seats in the waiting room). An unchanged game
-    is mostly answered from the cache before this view runs (`unchanged_poll_middleware`);
-    this is the database's answer, which also tells the cache. Only players poll, so the one
-    small query also checks the seat.
+    The page says what it showed: `status`, and the game's version `v`; a poll without a
+    version is refused (400), as nothing can be compared. An unchanged game is mostly
+    answered from the cache before this view runs (`unchanged_poll_middleware`); this is the
+    database's answer, which also tells the cache. Only players poll, so the one small query
+    also checks the seat.
     """
     known = (
         Game.objects.filter(pk=game_id, seats__user=request.user)
-        .values_list("version", "turn", "status")
+        .values_list("version", "status")
         .first()
     )
     if known is None:
         raise Http404("No such game")
-    version, turn, status = known
-    play.record_presence(game_id, request.user.pk)
+    version, status = known
     shown_version = _shown_version(request)
+    if shown_version is None:
+        return HttpResponseBadRequest("The poll must say which version of the game it shows (v).")
+    play.record_presence(game_id, request.user.pk)
     if shown_version == version:
         _remember_viewer(request, game_id, version)
         return HttpResponse(status=204)
     shown_status = request.GET.get("status", Game.Status.PLAYING)
     if status != shown_status or status not in (Game.Status.PLAYING, Game.Status.OPEN):
         return HttpResponseClientRedirect(reverse("games:detail", args=[game_id]))
-    if shown_version is None:  # a page from before versions
-        if status == Game.Status.PLAYING:
-            unchanged = request.GET.get("turn") == str(turn)
-        else:
-            filled = Seat.objects.filter(game_id=game_id).taken().count()
-            unchanged = request.GET.get("filled") == str(filled)
-        if unchanged:
-            return HttpResponse(status=204)
     if status == Game.Status.OPEN:
         return HttpResponseClientRefresh()
     game, seat = game_for(request, game_id)

@@ -164,7 +164,7 @@ def test_the_game_pages_posts_work_under_the_pass_with_csrf_checked(game, mover,
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.turn == 1 and game.moves.get(turn=0).seat == game.seats.get(user=mover).position
-    poll = client.get(f"/games/{game.pk}/poll/?status=playing&turn=0", HTTP_HX_REQUEST="true")
+    poll = client.get(f"/games/{game.pk}/poll/?status=playing&v=0", HTTP_HX_REQUEST="true")
     assert poll.status_code == 200
 
 
@@ -244,6 +244,13 @@ def test_a_forged_or_broken_link_shows_a_friendly_page(client, game, link, mover
     response = client.get(path, follow=True)
     assert response.status_code == 200
     assert "This link does not work" in response.content.decode()
+    assert scoped.PASSES not in client.session and SESSION_KEY not in client.session
+
+
+def test_the_full_login_links_of_emails_from_before_scoped_links_open_nothing(client, game):
+    """/accounts/link/ (django-sesame, retired in favour of scoped links) is no page at all."""
+    response = client.get(f"/accounts/link/?sesame=abc&next=%2Fgames%2F{game.pk}%2F")
+    assert response.status_code == 404
     assert scoped.PASSES not in client.session and SESSION_KEY not in client.session
 
 

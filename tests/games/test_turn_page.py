@@ -113,14 +113,18 @@ def test_a_malformed_or_forged_move_changes_nothing(client, alice, bob):
     assert client.post("/games/999999/move/", {"turn": 0}).status_code == 404
 
 
-def test_the_poll_transfers_nothing_until_the_game_moves(client, alice, bob):
+def test_the_poll_transfers_nothing_until_the_game_moves(
+    client, alice, bob, django_capture_on_commit_callbacks
+):
     game = start_game(alice, bob)
     waiting = user_at(game, 1 - game.current_seat)
     client.force_login(waiting)
-    response = client.get(f"/games/{game.pk}/poll/?turn=0", **HTMX)
+    url = f"/games/{game.pk}/poll/?status=playing&v={Game.objects.get(pk=game.pk).version}"
+    response = client.get(url, **HTMX)
     assert response.status_code == 204 and response.content == b""
-    play.submit_action(game.pk, current_user(game), first_clue(game), 0)
-    response = client.get(f"/games/{game.pk}/poll/?turn=0", **HTMX)
+    with django_capture_on_commit_callbacks(execute=True):  # the cache hears of the move
+        play.submit_action(game.pk, current_user(game), first_clue(game), 0)
+    response = client.get(url, **HTMX)
     assert response.status_code == 200
     page = response.content.decode()
     assert page.lstrip().startswith('<div id="table"')
@@ -227,16 +231,19 @@ def test_every_player_count_shows_the_other_hands_and_hides_mine(client, db, pla
 
 
 def test_the_waiting_room_poll_reloads_when_someone_joins_and_redirects_at_the_start(
-    client, alice, bob
+    client, alice, bob, django_capture_on_commit_callbacks
 ):
     game = lobby.create_game(alice, GameOptions(players=2), Game.Visibility.PUBLIC)
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "status=open&amp;filled=1" in page
-    url = f"/games/{game.pk}/poll/?status=open&filled=1"
+    version = Game.objects.get(pk=game.pk).version
+    assert f"status=open&amp;v={version}" in page
+    url = f"/games/{game.pk}/poll/?status=open&v={version}"
     assert client.get(url, **HTMX).status_code == 204
-    lobby.join_game(game.pk, bob)
+    with django_capture_on_commit_callbacks(execute=True):  # the cache hears of each change
+        lobby.join_game(game.pk, bob)
     assert client.get(url, **HTMX)["HX-Refresh"] == "true"
-    lobby.start_game(game.pk, alice)
-    response = client.get(f"/games/{game.pk}/poll/?status=open&filled=2", **HTMX)
+    with django_capture_on_commit_callbacks(execute=True):
+        lobby.start_game(game.pk, alice)
+    response = client.get(url, **HTMX)
     assert response["HX-Redirect"] == f"/games/{game.pk}/"

@@ -262,7 +262,7 @@ def test_reading_the_pages_leaves_the_version_alone(client, people):
         f"/games/{game.pk}/",
         f"/games/{game.pk}/poll/?status=playing&v={before[0]}",
         f"/games/{game.pk}/poll/?status=playing&v={before[0] - 1}",
-        f"/games/{game.pk}/poll/?status=playing&turn=0",
+        f"/games/{game.pk}/poll/?status=open&v={before[0] - 1}",  # told to reload
         f"/games/{open_game.pk}/",
         "/",
     ):
@@ -278,6 +278,21 @@ def test_reading_the_pages_leaves_the_version_alone(client, people):
     ):
         assert client.get(url, follow=True).status_code == 200, url
     assert version_of(finished) == version
+
+
+def test_a_poll_that_does_not_say_its_version_is_refused_and_changes_nothing(client, people):
+    game = playing(people)
+    bob = people["bob"]
+    client.force_login(bob)
+    hx = {"HTTP_HX_REQUEST": "true"}
+    for query in ("status=playing", "status=playing&turn=0", "status=playing&v=", "v=x1"):
+        response = client.get(f"/games/{game.pk}/poll/?{query}", **hx)
+        assert response.status_code == 400, query
+        assert b"which version" in response.content, query
+    assert Seat.objects.get(game=game, user=bob).last_seen_at is None  # no presence marked
+    # An outsider learns nothing more than before: no such game.
+    client.force_login(people["carol"])  # not at this table
+    assert client.get(f"/games/{game.pk}/poll/?status=playing", **hx).status_code == 404
 
 
 def test_the_bump_needs_no_lock_and_counts_exactly(people, django_capture_on_commit_callbacks):
