@@ -24,7 +24,7 @@ def _viewer_urls(game: Game) -> list[tuple[str, dict]]:
     return [
         (f"/games/{game.pk}/", {}),
         (f"/games/{game.pk}/", HTMX),
-        (f"/games/{game.pk}/poll/?turn=0", HTMX),
+        (f"/games/{game.pk}/poll/?status=playing&v=0", HTMX),  # an old page: the new table
         (f"/games/{game.pk}/export.json", {}),
         (f"/games/{game.pk}/replay/0/", {}),
         (f"/games/{game.pk}/analysis/", HTMX),

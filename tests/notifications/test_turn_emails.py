@@ -117,7 +117,8 @@ def test_a_player_looking_at_the_game_gets_no_email_until_they_leave(
     game = start_game(alice, bob)
     mover = current_user(game)
     client.force_login(mover)
-    client.get(f"/games/{game.pk}/poll/?status=playing&turn=0", HTTP_HX_REQUEST="true")
+    poll = f"/games/{game.pk}/poll/?status=playing&v={game.version}"
+    assert client.get(poll, HTTP_HX_REQUEST="true").status_code == 204
     Outbox.objects.filter(kind=Outbox.Kind.YOUR_TURN).update(due_at=timezone.now())
     assert run_due(Outbox.Kind.YOUR_TURN) == 0  # retried later: the page is open
     assert mailoutbox == []
