@@ -131,6 +131,24 @@ def _static_files_collected(django_db_blocker):
         call_command("collectstatic", "--no-input", verbosity=0)
 
 
+@pytest.fixture(scope="session")
+def live_server():
+    """pytest-django's live server, but serving static files as production does: whitenoise's
+    middleware from STATIC_ROOT under their hashed names, not the finders (which know no
+    hashed name)."""
+    from pytest_django.live_server_helper import LiveServer
+
+    server = LiveServer("localhost", start=False)
+    server.thread.static_handler = _no_static_handler
+    server.start()
+    yield server
+    server.stop()
+
+
+def _no_static_handler(application):
+    return application
+
+
 @pytest.fixture(autouse=True)
 def _cache_starts_empty():
     """allauth counts requests in the cache, and polls and sessions are read from it: each
