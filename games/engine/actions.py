@@ -85,38 +85,33 @@ class Clue(_Action):
         return f"Clue(target={self.target}, {value})"
 
 
-class Play(_Action):
+class _CardAction(_Action):
+    """An action on one card of the mover's hand, named by its id."""
+
+    __slots__ = ("card_id",)
+    card_id: int
+
+    def __init__(self, card_id: int) -> None:
+        _check_index("card_id", card_id)
+        object.__setattr__(self, "card_id", card_id)
+
+    def _key(self) -> tuple:
+        return (self.card_id,)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(card_id={self.card_id})"
+
+
+class Play(_CardAction):
     """Play card ``card_id`` from the mover's hand onto the fireworks."""
 
-    __slots__ = ("card_id",)
-    card_id: int
-
-    def __init__(self, card_id: int) -> None:
-        _check_index("card_id", card_id)
-        object.__setattr__(self, "card_id", card_id)
-
-    def _key(self) -> tuple:
-        return (self.card_id,)
-
-    def __repr__(self) -> str:
-        return f"Play(card_id={self.card_id})"
+    __slots__ = ()
 
 
-class Discard(_Action):
+class Discard(_CardAction):
     """Discard card ``card_id`` from the mover's hand, regaining a clue token."""
 
-    __slots__ = ("card_id",)
-    card_id: int
-
-    def __init__(self, card_id: int) -> None:
-        _check_index("card_id", card_id)
-        object.__setattr__(self, "card_id", card_id)
-
-    def _key(self) -> tuple:
-        return (self.card_id,)
-
-    def __repr__(self) -> str:
-        return f"Discard(card_id={self.card_id})"
+    __slots__ = ()
 
 
 Action = Clue | Play | Discard
