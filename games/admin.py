@@ -104,20 +104,11 @@ class WaitingForMoveFilter(admin.SimpleListFilter):
         return queryset.filter(status=Game.Status.PLAYING, turn_started_at__lt=since)
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(ReadOnly, admin.TabularInline):
     """The game's record as it happened: moderators read it; actions change it."""
 
     extra = 0
     can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class SeatInline(ReadOnlyInline):
