@@ -169,7 +169,7 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "Hanabi: "
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 ACCOUNT_LOGIN_BY_CODE_TIMEOUT = 5 * 60
 ACCOUNT_LOGIN_BY_CODE_MAX_ATTEMPTS = 3
-# Past a limit the page answers 429 (templates/429.html); the README lists them.
+# Past a limit the page answers 429 (templates/429.html); docs/SECURITY.md lists them.
 # "ip" counts per client address, "key" per email address asked about, "user" per account.
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
@@ -307,7 +307,8 @@ else:
     for folder in ("queue", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
     (VAR_DIR / "celery-results").mkdir(exist_ok=True)
-# One queue unless told otherwise: a test's worker and receiver share a queue of their own.
+# The default queue (a test's worker and receiver share one of their own); the deal analysis
+# runs on `<default queue>-analysis` (outbox.delivery.queue_for), the Procfile's `analysis`.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
