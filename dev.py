@@ -2,8 +2,8 @@
 """Set up and run the site, or its tests, on a machine with nothing but Python 3.11+ and pip.
 
     python3 dev.py run     install, migrate, create the demo account, then start
-                           the web server, a Celery worker, beat and the mail
-                           receiver (Ctrl-C stops all)
+                           the web server, the Celery workers (tasks; analyses),
+                           beat and the mail receiver (Ctrl-C stops all)
     python3 dev.py test    install what the tests need (chromium too, as root with
                            apt-get) and run the whole suite (extra arguments go to pytest)
     python3 dev.py check   lint, format check, Django's checks, no missing migration
@@ -123,7 +123,7 @@ def run() -> None:
         f"  Log in as {DEMO_EMAIL} with password {DEMO_PASSWORD} (also at {url}admin/)\n"
         f"  Emails the site sends are listed at {url}dev/mail/ (reply to a turn email there to\n"
         f"  move by email: replies go over SMTP to 127.0.0.1:{env['INBOUND_SMTP_PORT']})\n"
-        "  Ctrl-C stops the web server, the worker and beat.\n",
+        "  Ctrl-C stops the web server, the workers and beat.\n",
         flush=True,
     )
     os.chdir(ROOT)

@@ -10,8 +10,8 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.http import HttpRequest, HttpResponse
 
+from accounts import outbox_kinds
 from outbox.delivery import schedule
-from outbox.models import Outbox
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -43,7 +43,7 @@ class AccountAdapter(DefaultAccountAdapter):
             "html": html or (message.body if message.content_subtype == "html" else ""),
             "template": template_prefix,
         }
-        schedule(Outbox.Kind.ACCOUNT_EMAIL, payload)
+        schedule(outbox_kinds.ACCOUNT_EMAIL, payload)
 
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):
         # The name other players see, asked at sign-up (accounts.forms.SignupForm).

@@ -5,5 +5,6 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        # Registers the outbox handler that sends allauth's emails (accounts/adapter.py).
-        from accounts import emails  # noqa: F401
+        # Registers the kind of outbox row, and its handler, that sends allauth's emails
+        # (accounts/adapter.py).
+        from accounts import emails, outbox_kinds  # noqa: F401

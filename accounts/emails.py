@@ -4,12 +4,13 @@ request that asks for it and sent by a worker after commit, like every email of 
 allauth's emails (verification, login code, password reset, notices of a changed address
 or password) are rendered by accounts/adapter.py in the request and sent here."""
 
+from accounts import outbox_kinds
 from lib.emails import send_rendered
 from outbox.models import Outbox
 from outbox.registry import handler
 
 
-@handler(Outbox.Kind.ACCOUNT_EMAIL)
+@handler(outbox_kinds.ACCOUNT_EMAIL)
 def send_account_email(row: Outbox) -> None:
     payload = row.payload
     if not payload.get("to"):
@@ -17,10 +18,3 @@ def send_account_email(row: Outbox) -> None:
     send_rendered(payload["subject"], payload["text"], payload["html"], payload["to"])
     # The message held a code or a key: once sent, the row keeps only what kind it was.
     Outbox.objects.filter(pk=row.pk).update(payload={"template": payload.get("template", "")})
-
-
-@handler(Outbox.Kind.LOGIN_LINK)
-@handler(Outbox.Kind.PASSWORD_RESET)
-def drop_retired_email(row: Outbox) -> None:
-    """Rows written before allauth: the pages they linked to are gone, so they are
-    dropped; the person asks again on the new pages."""

@@ -78,14 +78,14 @@ def child(state: str, configuration: str, rows: int, repeat: int, port: int, red
 
     from outbox import delivery
 
-    app = delivery.run_outbox_row.app
+    app = delivery.run_row.app
     queue = f"bench-{port}"
     app.conf.task_default_queue = queue
 
     if configuration == "site":
 
         def enqueue(row_id: int) -> None:
-            delivery._enqueue_unless_the_broker_just_failed(row_id, timedelta(0))
+            delivery._enqueue_unless_the_broker_just_failed(row_id, "your_turn", timedelta(0))
 
     else:
         app.conf.update(
@@ -100,7 +100,7 @@ def child(state: str, configuration: str, rows: int, repeat: int, port: int, red
         def enqueue(row_id: int) -> None:
             # outbox/delivery.py's _enqueue before issue 13, which logged the failure
             with contextlib.suppress(Exception):
-                delivery.run_outbox_row.apply_async((row_id,), ignore_result=False)
+                delivery.run_row.apply_async((row_id,), ignore_result=False)
 
     enqueue(0)  # warm: the pools now hold live connections
     if state == "stopped":

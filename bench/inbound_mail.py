@@ -189,10 +189,12 @@ class CountingSink:
 
 
 @contextmanager
-def smtp_sink() -> Iterator[tuple[CountingSink, int]]:
+def smtp_sink(handler=None) -> Iterator[tuple[CountingSink, int]]:
+    """An SMTP server on a free port whose messages go to `handler` (a CountingSink unless
+    another is given)."""
     from aiosmtpd.controller import Controller
 
-    handler = CountingSink()
+    handler = handler or CountingSink()
     port = free_port()
     controller = Controller(handler, hostname="127.0.0.1", port=port)
     controller.start()

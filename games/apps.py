@@ -5,5 +5,5 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        # Registers the handlers of the outbox rows this app writes.
-        from games import emails, hindsight, tasks  # noqa: F401
+        # Registers the kinds of outbox row this app writes, and their handlers.
+        from games import emails, hindsight, outbox_kinds, tasks  # noqa: F401

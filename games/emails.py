@@ -14,6 +14,7 @@ from accounts.game_email import may_receive_game_email
 from accounts.models import User
 from accounts.scoped import scoped_url
 from accounts.unsubscribe import unsubscribe_url
+from games import outbox_kinds
 from games.engine import SUIT_LETTERS, SUITS, event_dict, view_for
 from games.engine.cards import RANKS
 from games.models import Game, Invitation, MadeBy, Seat
@@ -34,7 +35,7 @@ def game_link(user: User, game: Game, path: str | None = None) -> str:
     return scoped_url(user, game.get_absolute_url(), path)
 
 
-@handler(Outbox.Kind.INVITATION)
+@handler(outbox_kinds.INVITATION)
 def send_invitation(row: Outbox) -> None:
     invitation = Invitation.objects.select_related("game", "invited_by").get(
         pk=row.payload["invitation"]
@@ -353,7 +354,7 @@ def _reply_headers(context: dict) -> dict:
     return {"Reply-To": context["reply_to"]} if context["reply_to"] else {}
 
 
-@handler(Outbox.Kind.YOUR_TURN)
+@handler(outbox_kinds.YOUR_TURN)
 def send_your_turn(row: Outbox) -> None:
     game = Game.objects.get(pk=row.payload["game"])
     seat = _current_seat(game, row.payload["turn"])
@@ -366,7 +367,7 @@ def send_your_turn(row: Outbox) -> None:
     send_game_email("your_turn", seat.user, context, headers=_reply_headers(context))
 
 
-@handler(Outbox.Kind.REMINDER)
+@handler(outbox_kinds.REMINDER)
 def send_reminder(row: Outbox) -> None:
     game = Game.objects.get(pk=row.payload["game"])
     seat = _current_seat(game, row.payload["turn"])
@@ -379,7 +380,7 @@ def send_reminder(row: Outbox) -> None:
     send_game_email("reminder", seat.user, context, headers=_reply_headers(context))
 
 
-@handler(Outbox.Kind.GAME_OVER)
+@handler(outbox_kinds.GAME_OVER)
 def send_game_over(row: Outbox) -> None:
     game = Game.objects.get(pk=row.payload["game"])
     seat = game.seats.select_related("user").get(user_id=row.payload["user"])
@@ -399,7 +400,7 @@ def send_game_over(row: Outbox) -> None:
     )
 
 
-@handler(Outbox.Kind.DIGEST)
+@handler(outbox_kinds.DIGEST)
 def send_digest(row: Outbox) -> None:
     user = User.objects.get(pk=row.payload["user"])
     if user.notify != User.Notify.DAILY_DIGEST:

@@ -3,6 +3,7 @@ row written when the game ends) and shown on the game's replay pages."""
 
 from django.conf import settings
 
+from games import outbox_kinds
 from games.analysis.deal import analyse
 from games.engine import history_text, replay
 from games.models import DealAnalysis, Game
@@ -10,7 +11,7 @@ from outbox.models import Outbox
 from outbox.registry import handler
 
 
-@handler(Outbox.Kind.ANALYSIS)
+@handler(outbox_kinds.ANALYSIS)
 def analyse_finished_game(row: Outbox) -> None:
     game = Game.objects.get(pk=row.payload["game"])
     if not game.is_finished():

@@ -7,6 +7,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from accounts.models import User
+from games import outbox_kinds
 from games.services import announce, clock, play
 from outbox.models import Outbox
 from outbox.registry import handler
@@ -20,7 +21,7 @@ def ping(token: str) -> str:
     return token
 
 
-@handler(Outbox.Kind.BOT_MOVE)
+@handler(outbox_kinds.BOT_MOVE)
 def make_bot_move(row: Outbox) -> None:
     play.bot_move(row.payload["game"], row.payload["turn"])
 

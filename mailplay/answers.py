@@ -11,6 +11,7 @@ from games.emails import send_game_email, turn_context
 from games.engine import event_dict
 from games.text_commands import command_help
 from lib.emails import send_email
+from mailplay import outbox_kinds
 from mailplay.models import InboundMessage
 from mailplay.processing import Answer, parsed, sender_address
 from outbox.models import Outbox
@@ -26,7 +27,7 @@ SUBJECTS = {
 }
 
 
-@handler(Outbox.Kind.MAIL_ANSWER)
+@handler(outbox_kinds.MAIL_ANSWER)
 def send_answer(row: Outbox) -> None:
     message = InboundMessage.objects.select_related("game").get(pk=row.payload["message"])
     answer = row.payload["answer"]

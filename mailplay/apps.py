@@ -6,6 +6,6 @@ class MailplayConfig(AppConfig):
     verbose_name = "play by email"
 
     def ready(self) -> None:
-        # Registers the outbox handlers (an inbound message, an answer) and the inbound
-        # signal of the hosted providers' webhooks.
-        from mailplay import answers, processing, webhooks  # noqa: F401
+        # Registers the kinds of outbox row (an inbound message, an answer) and their
+        # handlers, and the inbound signal of the hosted providers' webhooks.
+        from mailplay import answers, outbox_kinds, processing, webhooks  # noqa: F401

@@ -17,9 +17,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from games.reply_address import token_of
+from mailplay import outbox_kinds
 from mailplay.models import InboundMessage
 from outbox.delivery import schedule
-from outbox.models import Outbox
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ def receive(
                 recipient=recipient[:320],
                 sender=sender[:320],
             )
-            schedule(Outbox.Kind.INBOUND_EMAIL, {"message": message.pk})
+            schedule(outbox_kinds.INBOUND_EMAIL, {"message": message.pk})
             logger.info("inbound message #%s (%s) to %s stored", message.pk, message_id, recipient)
     except IntegrityError:
         logger.info("inbound message %s to %s received again: ignored", message_id, recipient)

@@ -27,6 +27,7 @@ from games.models import Game, Seat
 from games.reply_address import is_genuine, scope_of, token_of
 from games.services import chat, play
 from games.text_commands import NotUnderstood, Reply, read_reply
+from mailplay import outbox_kinds
 from mailplay.models import InboundMessage
 from mailplay.reply_text import UnreadableReply, written_text
 from outbox.delivery import schedule
@@ -60,7 +61,7 @@ def ignored(message: InboundMessage, why: str) -> Outcome:
     return Outcome(InboundMessage.Status.IGNORED, None, why)
 
 
-@handler(Outbox.Kind.INBOUND_EMAIL)
+@handler(outbox_kinds.INBOUND_EMAIL)
 def process_inbound(row: Outbox) -> None:
     process(row.payload["message"])
 
@@ -81,7 +82,7 @@ def process(message_pk: int) -> InboundMessage | None:
         message.processed_at = timezone.now()
         message.save(update_fields=["status", "outcome", "processed_at", "game", "seat", "turn"])
         if outcome.answer is not None:
-            schedule(Outbox.Kind.MAIL_ANSWER, {"message": message.pk, "answer": outcome.answer})
+            schedule(outbox_kinds.MAIL_ANSWER, {"message": message.pk, "answer": outcome.answer})
     logger.info("inbound message #%s: %s", message.pk, outcome.text)
     return message
 

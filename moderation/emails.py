@@ -5,11 +5,12 @@ from django.utils import timezone
 from accounts.models import User
 from lib.emails import send_email
 from lib.time_zones import zone_named
+from moderation import outbox_kinds
 from outbox.models import Outbox
 from outbox.registry import handler
 
 
-@handler(Outbox.Kind.SUSPENDED)
+@handler(outbox_kinds.SUSPENDED)
 def send_suspension(row: Outbox) -> None:
     user = User.objects.get(pk=row.payload["user"])
     if not user.is_suspended():

@@ -17,9 +17,9 @@ from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, Game, Seat
 from games.permissions import is_moderator
 from games.services import announce, clock, versions
+from moderation import outbox_kinds
 from moderation.models import ModeratorAction, Report
 from outbox.delivery import schedule
-from outbox.models import Outbox
 
 
 def report(
@@ -213,7 +213,7 @@ def suspend_user(user_id: int, moderator: User, reason: str, days: int) -> User:
         _audit(
             moderator, "suspend", f"suspended {user.display_name} until {until}", reason, user=user
         )
-        schedule(Outbox.Kind.SUSPENDED, {"user": user.pk})
+        schedule(outbox_kinds.SUSPENDED, {"user": user.pk})
     return user
 
 

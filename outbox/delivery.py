@@ -5,7 +5,9 @@ transaction commits; inside `batched()`, the rows of one change are written toge
 INSERT, when the block ends (a move's rows: issue 15). `run()` claims a row, does the work,
 and marks it done; a row whose work fails goes back to waiting with a later due time. The
 beat sweep calls `enqueue_due()`, which re-enqueues rows that are due and unclaimed (the
-broker was down at commit time, a worker died mid-task), so nothing is lost.
+broker was down at commit time, a worker died mid-task), so nothing is lost. Each row goes
+to the Celery queue of its kind (`queue_for`): the deal analysis has a queue and a worker of
+its own, so that a bot's move or a turn email never waits behind a 20-second search.
 
 An email row is sent at most once per claim, and marked done the moment the SMTP server
 accepts it: a worker killed before that point leaves the row to be sent again after the
@@ -26,6 +28,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from lib.emails import OutgoingEmail, sending
+from outbox import registry
 from outbox.models import Outbox
 from outbox.registry import Retry, handler_for
 
@@ -115,8 +118,8 @@ def _write(rows: list[tuple[Outbox, timedelta]]) -> list[Outbox | None]:
         result.append(row)
         if delay <= SHORT_DELAY:
             transaction.on_commit(
-                lambda row_id=row.pk, delay=delay: _enqueue_unless_the_broker_just_failed(
-                    row_id, delay
+                lambda row_id=row.pk, kind=row.kind, delay=delay: (
+                    _enqueue_unless_the_broker_just_failed(row_id, kind, delay)
                 )
             )
     return result
@@ -177,12 +180,31 @@ def _save_unless_taken(row: Outbox) -> bool:  # pragma: no cover (other database
     return True
 
 
-def _enqueue(row_id: int, delay: timedelta = timedelta(0)) -> bool:
-    """Hand the row to Celery at once or not at all (the settings make a broker that is
-    down fail within a fraction of a second). False if the broker did not take it."""
+def queue_for(kind: str) -> str:
+    """The Celery queue a row of this kind runs on: the default queue, or, for a kind
+    registered with a queue of its own ("analysis"), `<default queue>-analysis`. Derived
+    from the default queue, so that a site and its workers given a queue of their own
+    (CELERY_QUEUE: a test's, a bench's) have their own of each. A kind this process does not
+    know goes to the default queue, where the worker records that it cannot run it."""
+    default = run_row.app.conf.task_default_queue
+    registered = registry.registered(kind)
+    if registered is None or not registered.queue:
+        return default
+    return f"{default}-{registered.queue}"
+
+
+def _enqueue(row_id: int, kind: str, delay: timedelta = timedelta(0)) -> bool:
+    """Hand the row to Celery, on its kind's queue, at once or not at all (the settings make
+    a broker that is down fail within a fraction of a second). False if the broker did not
+    take it."""
     global _broker_failed_at
     try:
-        run_outbox_row.apply_async((row_id,), countdown=delay.total_seconds() or None, retry=False)
+        run_row.apply_async(
+            (row_id,),
+            queue=queue_for(kind),
+            countdown=delay.total_seconds() or None,
+            retry=False,
+        )
     except Exception:
         # The row is committed; the sweep will enqueue it when the broker is back.
         _broker_failed_at = time.monotonic()
@@ -193,12 +215,12 @@ def _enqueue(row_id: int, delay: timedelta = timedelta(0)) -> bool:
     return True
 
 
-def _enqueue_unless_the_broker_just_failed(row_id: int, delay: timedelta) -> None:
+def _enqueue_unless_the_broker_just_failed(row_id: int, kind: str, delay: timedelta) -> None:
     failed_at = _broker_failed_at
     if failed_at is not None and time.monotonic() - failed_at < BROKER_PAUSE_SECONDS:
         logger.warning("outbox row %s left to the sweep: the broker just failed", row_id)
         return
-    _enqueue(row_id, delay)
+    _enqueue(row_id, kind, delay)
 
 
 def forget_broker_failure() -> None:
@@ -273,9 +295,12 @@ def run(row_id: int) -> bool:
     except Retry as retry:
         claim.release(due_at=now + retry.delay, attempts=F("attempts") - 1)
         if retry.delay <= SHORT_DELAY:
-            _enqueue_unless_the_broker_just_failed(row.pk, retry.delay)
+            _enqueue_unless_the_broker_just_failed(row.pk, row.kind, retry.delay)
         return False
     except Exception as error:
+        # Also a row of a kind this worker has no handler for (registry.UnknownKind): a
+        # retired kind, given up after MAX_ATTEMPTS with the reason in last_error, or one a
+        # newer release wrote during a deploy, which one of its workers runs at a retry.
         logger.exception("outbox row %s (%s) failed", row.pk, row.kind)
         give_up = row.attempts >= MAX_ATTEMPTS
         claim.release(
@@ -295,21 +320,20 @@ def enqueue_due(limit: int = 500) -> int:
     due = (
         Outbox.objects.filter(_claimable(now), done_at=None, due_at__lte=now)
         .order_by("due_at")
-        .values_list("pk", flat=True)[:limit]
+        .values_list("pk", "kind")[:limit]
     )
     enqueued = 0
-    for row_id in due:
-        if not _enqueue(row_id):
+    for row_id, kind in due:
+        if not _enqueue(row_id, kind):
             break
         enqueued += 1
     return enqueued
 
 
-# Named explicitly: rows enqueued before the outbox moved out of games still find the task.
 # No result is stored: nobody reads it, and with Redis down the result backend's own
 # reconnection loop (20 tries a second apart) would hold the page that enqueues.
-@shared_task(name="games.tasks.run_outbox", ignore_result=True)
-def run_outbox_row(row_id: int) -> bool:
+@shared_task(name="outbox.delivery.run_row", ignore_result=True)
+def run_row(row_id: int) -> bool:
     return run(row_id)
 
 

@@ -12,26 +12,11 @@ however old: they are work still to do.
 
 **Rows with a dedupe key.** A row with a `dedupe_key` is also a record: `schedule()` refuses
 a second row of the same kind and key for as long as the first exists, so deleting it would
-let the same key be written again. Such a row may go only once its key can never come back.
-Every kind written with a key (`dedupe_key=` in games/services/announce.py; accounts,
-moderation and mailplay write none) is listed in KEY_CANNOT_RECUR_AFTER, with how long after
-the row is done its key is certain not to recur; rows of any other kind with a key are
-kept, so a kind that starts using a key stays safe until someone reasons about it here:
-
-* `analysis` (key: the game) and `game_over` (key: game and player): written only by
-  `announce.game_over()`, which runs in the transaction that moves a game from playing to
-  finished, under the game's lock (`play.apply_action` at the last move, and
-  `clock._end_timed_out`, both of which first check that the game is in play). Finished is
-  final: nothing sets a finished game's status again, and PostgreSQL never hands out a game
-  id twice. So the key cannot come again, after a week or ever, and the row may go with
-  the others. (A future data migration that looks for finished games without an analysis,
-  as games/migrations/0008 did, must look at `DealAnalysis`, not at the outbox.)
-* `digest` (key: player and the UTC day `games.tasks.daily_digest` ran on): the same key
-  does come again the same day, whenever the task runs more than once (beat restarted, a
-  retry, an operator), and must then find the row. It cannot once the day is over, since
-  the day is today's date. A row is done after it is written, so a row done more than two
-  days ago (one for the day, one for clocks that disagree) has a key that is past: the
-  digest's rows are kept at least that long, whatever `older_than` says.
+let the same key be written again. Such a row may go only once its key can never come back:
+the app that writes a kind with a key registers how long after the row is done its key is
+certain not to recur (`key_cannot_recur_after`, outbox/registry.py; the reasoning for each
+is beside its registration, e.g. games/outbox_kinds.py). Keyed rows of any other kind are
+kept, so a kind that starts using a key stays safe until someone reasons about it there.
 """
 
 import logging
@@ -43,6 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from lib.batches import delete_in_batches
+from outbox import registry
 from outbox.models import Outbox
 
 logger = logging.getLogger(__name__)
@@ -52,14 +38,15 @@ logger = logging.getLogger(__name__)
 BATCH = 1000
 DAY = timedelta(days=1)
 
-# For each kind written with a dedupe key: how long after its row is done the key is sure
-# never to be scheduled again (see the module's docstring). A kind missing here keeps its
-# keyed rows forever.
-KEY_CANNOT_RECUR_AFTER: dict[str, timedelta] = {
-    Outbox.Kind.ANALYSIS: timedelta(0),
-    Outbox.Kind.GAME_OVER: timedelta(0),
-    Outbox.Kind.DIGEST: timedelta(days=2),
-}
+
+def key_cannot_recur_after() -> dict[str, timedelta]:
+    """For each kind whose keyed rows may be purged: how long after its row is done the key
+    is sure never to be scheduled again (a kind missing here keeps its keyed rows forever)."""
+    return {
+        kind.name: kind.key_cannot_recur_after
+        for kind in registry.kinds()
+        if kind.key_cannot_recur_after is not None
+    }
 
 
 def purgeable(older_than: timedelta) -> Q:
@@ -67,7 +54,7 @@ def purgeable(older_than: timedelta) -> Q:
     dedupe key, of a kind whose key can no longer recur."""
     now = timezone.now()
     keyed = Q()
-    for kind, recur_after in KEY_CANNOT_RECUR_AFTER.items():
+    for kind, recur_after in key_cannot_recur_after().items():
         keyed |= Q(kind=kind, done_at__lt=now - max(older_than, recur_after))
     return Q(done_at__lt=now - older_than) & (Q(dedupe_key="") | keyed)
 

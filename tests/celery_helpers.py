@@ -31,21 +31,54 @@ def celery_worker(
     environment variables, e.g. to point it at the test database or an SMTP server. With
     pool="prefork", `concurrency` child processes run the tasks, and the worker replaces
     one that dies (within 5 s: billiard's upkeep interval)."""
+    quiet = "--loglevel=INFO --without-mingle --without-gossip --without-heartbeat"
+    pool_options = [f"--pool={pool}"] + ([] if pool == "solo" else [f"--concurrency={concurrency}"])
+    command = [sys.executable, "-m", "celery", "-A", "hanabi_site", "worker", "--queues", queue]
+    with _process(command + pool_options + quiet.split(), env_overrides) as worker:
+        yield worker
+
+
+def procfile_command(name: str, procfile: str = "Procfile.dev") -> str:
+    """The command of the process `name` in the Procfile (as honcho and Heroku read it)."""
+    for line in (ROOT / procfile).read_text().splitlines():
+        process, _, command = line.partition(":")
+        if process.strip() == name:
+            return command.strip()
+    raise LookupError(f"{procfile} has no process {name!r}")
+
+
+@contextmanager
+def procfile_process(
+    name: str, procfile: str = "Procfile.dev", **env_overrides: str | None
+) -> Iterator[subprocess.Popen]:
+    """The Procfile's process `name`, run as honcho runs it (by the shell, which expands its
+    variables), with this environment's Python first on the PATH; env_overrides as for
+    celery_worker."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env_overrides = {"PATH": path, **env_overrides}
+    # exec: the shell becomes the process, which is then stopped as a worker is.
+    with _process(f"exec {procfile_command(name, procfile)}", env_overrides) as process:
+        yield process
+
+
+@contextmanager
+def _process(
+    command: list[str] | str, env_overrides: dict[str, str | None]
+) -> Iterator[subprocess.Popen]:
+    """A process of the site (a string: run by the shell), stopped at the end; what it
+    prints is shown when the test fails."""
     environment = {**os.environ, "DEBUG": "true"}
     for key, value in env_overrides.items():
         if value is None:
             environment.pop(key, None)
         else:
             environment[key] = value
-    quiet = "--loglevel=INFO --without-mingle --without-gossip --without-heartbeat"
-    pool_options = [f"--pool={pool}"] + ([] if pool == "solo" else [f"--concurrency={concurrency}"])
     # Its output goes to a file, not a pipe: a pipe nobody reads until the end fills up
     # after a few hundred tasks' log lines, and the worker then blocks.
     with tempfile.TemporaryFile(mode="w+") as log:
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "hanabi_site", "worker", "--queues", queue]
-            + pool_options
-            + quiet.split(),
+        process = subprocess.Popen(
+            command,
+            shell=isinstance(command, str),
             cwd=ROOT,
             env=environment,
             stdout=log,
@@ -53,10 +86,10 @@ def celery_worker(
             text=True,
         )
         try:
-            yield worker
+            yield process
         finally:
-            worker.terminate()
-            worker.wait(timeout=30)
+            process.terminate()  # a worker's warm shutdown: the task it runs may finish
+            process.wait(timeout=30)
             log.seek(0)
             print(log.read())  # shown by pytest when the test fails
 

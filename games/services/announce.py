@@ -8,10 +8,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from games import outbox_kinds
 from games.engine import GameState
 from games.models import Game, Invitation, Seat
 from outbox.delivery import batched, schedule
-from outbox.models import Outbox
 
 
 def notify_delay() -> timedelta:
@@ -47,11 +47,11 @@ def your_turn(game: Game, delay: timedelta | None = None) -> None:
     """The your-turn email to the player of the current seat (by default after notify_delay:
     none is sent while their page is open)."""
     payload = {"game": game.pk, "turn": game.turn}
-    schedule(Outbox.Kind.YOUR_TURN, payload, delay=notify_delay() if delay is None else delay)
+    schedule(outbox_kinds.YOUR_TURN, payload, delay=notify_delay() if delay is None else delay)
 
 
 def bot_to_move(game: Game, delay: timedelta = timedelta(0)) -> None:
-    schedule(Outbox.Kind.BOT_MOVE, {"game": game.pk, "turn": game.turn}, delay=delay)
+    schedule(outbox_kinds.BOT_MOVE, {"game": game.pk, "turn": game.turn}, delay=delay)
 
 
 def reminder(game: Game) -> None:
@@ -62,7 +62,7 @@ def reminder(game: Game) -> None:
     lead = min(timedelta(hours=game.turn_time_limit) / 4, timedelta(hours=12))
     payload = {"game": game.pk, "turn": game.turn, "deadline": game.turn_deadline.isoformat()}
     delay = max(game.turn_deadline - lead - timezone.now(), timedelta(0))
-    schedule(Outbox.Kind.REMINDER, payload, delay=delay)
+    schedule(outbox_kinds.REMINDER, payload, delay=delay)
 
 
 def game_over(game: Game, seats: list[Seat] | None = None) -> None:
@@ -73,20 +73,20 @@ def game_over(game: Game, seats: list[Seat] | None = None) -> None:
     else:
         people = [seat for seat in seats if seat.user_id is not None and not seat.is_bot]
     with batched():
-        schedule(Outbox.Kind.ANALYSIS, {"game": game.pk}, dedupe_key=str(game.pk))
+        schedule(outbox_kinds.ANALYSIS, {"game": game.pk}, dedupe_key=str(game.pk))
         for seat in people:
             schedule(
-                Outbox.Kind.GAME_OVER,
+                outbox_kinds.GAME_OVER,
                 {"game": game.pk, "user": seat.user_id},
                 dedupe_key=f"{game.pk}:{seat.user_id}",
             )
 
 
 def invitation(invitation: Invitation) -> None:
-    schedule(Outbox.Kind.INVITATION, {"invitation": invitation.pk})
+    schedule(outbox_kinds.INVITATION, {"invitation": invitation.pk})
 
 
 def daily_digest(user_id: int, day: str) -> bool:
     """One digest a day at most for each person; False if today's was already written."""
-    row = schedule(Outbox.Kind.DIGEST, {"user": user_id}, dedupe_key=f"{user_id}:{day}")
+    row = schedule(outbox_kinds.DIGEST, {"user": user_id}, dedupe_key=f"{user_id}:{day}")
     return row is not None

@@ -18,7 +18,7 @@ def test_the_analysis_appears_on_the_finished_game_page(live_server, browser: Br
     game = play_to_the_end(start_game(alice, bob))
     # As if the worker had not got to it yet.
     DealAnalysis.objects.filter(game=game).delete()
-    row = Outbox.objects.get(kind=Outbox.Kind.ANALYSIS, payload__game=game.pk)
+    row = Outbox.objects.get(kind="analysis", payload__game=game.pk)
     Outbox.objects.filter(pk=row.pk).update(done_at=None, claimed_at=None)
 
     page = browser.new_context().new_page()

@@ -119,7 +119,7 @@ def test_the_table_fits_a_phone_and_every_page_is_photographed(live_server, brow
     game = _a_game_in_play()
     mover = current_user(game)
     finished = play_to_the_end(start_game(make_user("eve"), make_user("fay"), seed=5))
-    delivery.run(Outbox.objects.get(kind=Outbox.Kind.ANALYSIS, payload__game=finished.pk).pk)
+    delivery.run(Outbox.objects.get(kind="analysis", payload__game=finished.pk).pk)
     assert DealAnalysis.objects.filter(game=finished).exists()
     waiting = lobby.create_game(mover, game.game_options, Game.Visibility.INVITE)
     lobby.invite_by_email(waiting.pk, mover, "friend@example.com")
@@ -198,7 +198,7 @@ def test_the_table_fits_a_phone_and_every_page_is_photographed(live_server, brow
 def test_the_analysis_arriving_leaves_the_address_alone(live_server, browser: Browser):
     game = play_to_the_end(start_game(make_user("gus"), make_user("hal")))
     DealAnalysis.objects.filter(game=game).delete()
-    row = Outbox.objects.get(kind=Outbox.Kind.ANALYSIS, payload__game=game.pk)
+    row = Outbox.objects.get(kind="analysis", payload__game=game.pk)
     Outbox.objects.filter(pk=row.pk).update(done_at=None, claimed_at=None)
     page = _page(browser, live_server.url, user_at(game, 0), PHONE)
     url = f"{live_server.url}/games/{game.pk}/replay/{game.turn}/"

@@ -24,7 +24,7 @@ def no_broker(monkeypatch) -> list[int]:
     sweep would otherwise hand due rows to Celery). Returns the ids it would have sent."""
     sent: list[int] = []
     monkeypatch.setattr(
-        delivery, "_enqueue", lambda row_id, delay=timedelta(0): sent.append(row_id)
+        delivery, "_enqueue", lambda row_id, kind, delay=timedelta(0): sent.append(row_id)
     )
     return sent
 

@@ -181,7 +181,7 @@ def test_the_sweep_makes_the_bots_move_for_the_absent_player(client, alice, bob)
     assert game.turn_deadline > timezone.now()
     assert Seat.objects.get(game=game, user=absent).timeouts_in_a_row == 1
     assert not Seat.objects.get(game=game, user=absent).is_bot
-    assert outbox_rows(game, Outbox.Kind.YOUR_TURN, turn=1).count() == 1  # the next player
+    assert outbox_rows(game, "your_turn", turn=1).count() == 1  # the next player
 
     for viewer in (absent, present):
         client.force_login(viewer)
@@ -248,8 +248,8 @@ def test_timing_out_too_often_in_a_row_hands_the_seat_to_a_bot(client, alice, bo
     # The bot's turn: a bot move is scheduled instead of an email, and the player is out.
     bot_turn = game.turn
     assert game.current_seat == seat.position
-    assert outbox_rows(game, Outbox.Kind.YOUR_TURN, turn=bot_turn).count() == 0
-    row = outbox_rows(game, Outbox.Kind.BOT_MOVE, turn=bot_turn).get()
+    assert outbox_rows(game, "your_turn", turn=bot_turn).count() == 0
+    row = outbox_rows(game, "bot_move", turn=bot_turn).get()
     try:
         play.submit_action(game.pk, absent, {"type": "play", "card_id": 0}, bot_turn)
     except GameError as error:
@@ -333,7 +333,7 @@ def test_the_end_game_policy_ends_the_game_timed_out_with_score_zero(client, ali
     assert game.score == 0
     assert game.finished_at is not None and game.turn_deadline is None
     assert moves_of(game) == [(0, MadeBy.PLAYER)]  # no move for the turn that timed out
-    over = Outbox.objects.filter(kind=Outbox.Kind.GAME_OVER, payload__game=game.pk)
+    over = Outbox.objects.filter(kind="game_over", payload__game=game.pk)
     assert sorted(over.values_list("payload__user", flat=True)) == sorted([alice.pk, bob.pk])
 
     client.force_login(bob)
@@ -363,7 +363,7 @@ def test_a_game_that_is_not_overdue_is_untouched(alice, bob, carol):
     assert [Game.objects.filter(pk=game.pk).values().get() for game in games] == before
     assert not Move.objects.filter(game__in=games).exists()
     assert not Seat.objects.filter(game__in=games, timeouts_in_a_row__gt=0).exists()
-    assert not Outbox.objects.filter(kind=Outbox.Kind.GAME_OVER).exists()
+    assert not Outbox.objects.filter(kind="game_over").exists()
 
 
 def test_a_move_that_beats_the_sweep_wins_and_the_sweep_then_does_nothing(alice, bob):
@@ -394,10 +394,10 @@ def test_sweeping_twice_applies_the_policy_once(alice, bob, carol):
     assert sum(Seat.objects.filter(game=moving).values_list("timeouts_in_a_row", flat=True)) == 1
     moving.refresh_from_db()
     assert moving.turn == 1
-    assert outbox_rows(moving, Outbox.Kind.YOUR_TURN, turn=1).count() == 1
+    assert outbox_rows(moving, "your_turn", turn=1).count() == 1
     ending.refresh_from_db()
     assert (ending.status, ending.end) == (Game.Status.FINISHED, Game.TIMED_OUT)
-    assert outbox_rows(ending, Outbox.Kind.GAME_OVER).count() == 2
+    assert outbox_rows(ending, "game_over").count() == 2
     assert not Move.objects.filter(game=ending).exists()
 
 
@@ -412,11 +412,9 @@ def test_a_replaced_player_takes_the_seat_back_and_is_told_it_is_their_turn(clie
     assert "It is your turn" in response.content.decode()
     seat = Seat.objects.get(game=game, user=replaced)
     assert not seat.is_bot and seat.timeouts_in_a_row == 0
-    assert Outbox.objects.filter(
-        kind=Outbox.Kind.YOUR_TURN, payload__turn=game.turn, done_at=None
-    ).exists()
+    assert Outbox.objects.filter(kind="your_turn", payload__turn=game.turn, done_at=None).exists()
     # The bot's scheduled move no longer applies.
-    bot_row = Outbox.objects.filter(kind=Outbox.Kind.BOT_MOVE, done_at=None).first()
+    bot_row = Outbox.objects.filter(kind="bot_move", done_at=None).first()
     if bot_row:
         delivery.run(bot_row.pk)
     game.refresh_from_db()

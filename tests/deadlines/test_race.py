@@ -11,7 +11,6 @@ from django.db import connection
 from games.errors import GameError, StaleMove
 from games.models import Game, MadeBy, Move, Seat
 from games.services import clock, play
-from outbox.models import Outbox
 from tests.deadlines.conftest import harmless_action, make_overdue, outbox_rows, timed_game
 from tests.games.conftest import current_user, make_user
 
@@ -83,7 +82,7 @@ def test_a_move_racing_the_timeout_of_the_same_turn_lands_exactly_once():
             assert results["timeout"] is True
             assert absent_seat.timeouts_in_a_row == 1
         # The next turn was announced once, by the winner only.
-        assert outbox_rows(game, Outbox.Kind.YOUR_TURN, turn=1).count() == 1
+        assert outbox_rows(game, "your_turn", turn=1).count() == 1
         winners[move.made_by] += 1
     assert sum(winners.values()) == ROUNDS
     print(f"winners over {ROUNDS} rounds: {dict(winners)}")

@@ -48,8 +48,8 @@ def test_a_game_with_bots_plays_itself_through_their_turns(alice, settings):
         game.refresh_from_db()
         if game.seats.get(position=game.current_seat).user == alice:
             break
-        Outbox.objects.filter(kind=Outbox.Kind.BOT_MOVE).update(due_at=game.created_at)
-        for row_id in Outbox.objects.filter(kind=Outbox.Kind.BOT_MOVE, done_at=None).values_list(
+        Outbox.objects.filter(kind="bot_move").update(due_at=game.created_at)
+        for row_id in Outbox.objects.filter(kind="bot_move", done_at=None).values_list(
             "pk", flat=True
         ):
             delivery.run(row_id)

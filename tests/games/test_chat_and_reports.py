@@ -55,7 +55,7 @@ def test_the_turn_email_carries_what_was_said_since_my_last_turn(alice, bob, set
     clue = next(a for a in state.legal_actions() if type(a).__name__ == "Clue")
     play.submit_action(game.pk, mover, action_to_dict(clue), 0)
     chat.post_message(game.pk, mover, "your move, friend")
-    for row_id in Outbox.objects.filter(kind=Outbox.Kind.YOUR_TURN).values_list("pk", flat=True):
+    for row_id in Outbox.objects.filter(kind="your_turn").values_list("pk", flat=True):
         delivery.run(row_id)
     to_other = next(m for m in mailoutbox if m.to == [other.email])
     assert "Table talk since your last turn:" in to_other.body

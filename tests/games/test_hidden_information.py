@@ -138,7 +138,7 @@ def _turn_emails(game: Game, viewer, mailoutbox) -> list[tuple[str, str, str]]:
     """(subject, text, HTML) of the turn email and the reminder the viewer gets now."""
     mailoutbox.clear()
     rows = Outbox.objects.filter(
-        kind__in=[Outbox.Kind.YOUR_TURN, Outbox.Kind.REMINDER], payload__game=game.pk, done_at=None
+        kind__in=["your_turn", "reminder"], payload__game=game.pk, done_at=None
     )
     rows.update(due_at=timezone.now())
     for pk in rows.values_list("pk", flat=True):

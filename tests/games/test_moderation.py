@@ -198,7 +198,7 @@ def test_a_suspended_user_is_locked_out_and_their_seats_handed_on(
     assert Game.objects.get(pk=waiting_own.pk).status == Game.Status.ABORTED
     assert not Seat.objects.filter(game=waiting_other, user=bob).exists()
     assert ModeratorAction.objects.filter(action="suspend", user=bob, moderator=moderator).exists()
-    row = Outbox.objects.get(kind=Outbox.Kind.SUSPENDED)
+    row = Outbox.objects.get(kind="suspended")
     delivery.run(row.pk)
     (message,) = [m for m in mailoutbox if m.to == [bob.email]]
     assert "suspended" in message.subject and "abuse" in message.body

@@ -56,8 +56,8 @@ def run_due(kind: str) -> int:
 def deliver(raw: bytes, to: str, sender: str = "") -> InboundMessage | None:
     """Store the message as the receiver does, process it and send its answer."""
     message = receive(raw, InboundMessage.Source.SMTP, [to], sender)
-    run_due(Outbox.Kind.INBOUND_EMAIL)
-    run_due(Outbox.Kind.MAIL_ANSWER)
+    run_due("inbound_email")
+    run_due("mail_answer")
     if message is not None:
         message.refresh_from_db()
     return message

@@ -2,7 +2,6 @@
 
 import pytest
 
-from outbox.models import Outbox
 from tests.games.conftest import current_user, start_game
 from tests.mailplay.conftest import run_due
 
@@ -19,7 +18,7 @@ def test_the_page_explains_the_commands(client):
 def test_the_lobby_and_the_turn_email_link_to_it(client, alice, bob, mailoutbox, settings):
     settings.NOTIFY_DELAY_SECONDS = 0
     game = start_game(alice, bob)
-    run_due(Outbox.Kind.YOUR_TURN)
+    run_due("your_turn")
     (turn_email,) = [m for m in mailoutbox if m.to == [current_user(game).email]]
     assert f"How it works: {settings.SITE_URL}/by-email/" in turn_email.body
     assert f'href="{settings.SITE_URL}/by-email/"' in turn_email.alternatives[0][0]

@@ -110,7 +110,7 @@ def the_stored_message(source: str, recipient: str = REPLY, sender: str = SENDER
     assert (message.source, message.recipient, message.sender) == (source, recipient, sender)
     assert message.status == InboundMessage.Status.RECEIVED
     assert TEXT in text_of(bytes(message.raw))
-    (row,) = Outbox.objects.filter(kind=Outbox.Kind.INBOUND_EMAIL)
+    (row,) = Outbox.objects.filter(kind="inbound_email")
     assert row.payload == {"message": message.pk}
     return message
 
@@ -118,7 +118,7 @@ def the_stored_message(source: str, recipient: str = REPLY, sender: str = SENDER
 def nothing_stored() -> bool:
     return (
         not InboundMessage.objects.exists()
-        and not Outbox.objects.filter(kind=Outbox.Kind.INBOUND_EMAIL).exists()
+        and not Outbox.objects.filter(kind="inbound_email").exists()
     )
 
 

@@ -61,7 +61,7 @@ def test_a_move_answers_at_once_with_redis_stopped_and_its_email_goes_out_once_i
         with site_config:
             # The settings' fail-fast options, as production gets them.
             assert django_settings.BROKER_FAIL_FAST.items() <= (
-                delivery.run_outbox_row.app.conf.broker_transport_options.items()
+                delivery.run_row.app.conf.broker_transport_options.items()
             )
             # The web process has been talking to Redis: its pools hold live connections.
             game = start_game(alice, bob)
@@ -93,7 +93,7 @@ def test_a_move_answers_at_once_with_redis_stopped_and_its_email_goes_out_once_i
             print(f"moves with Redis stopped: {seconds}")
             assert max(seconds) < 1.0, f"each move must answer at once: {seconds} s"
             assert game.turn == 2  # both moves are committed all the same
-            row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN, payload__turn=2)
+            row = Outbox.objects.get(kind="your_turn", payload__turn=2)
             assert row.done_at is None and row.attempts == 0
 
             redis.start()

@@ -47,7 +47,7 @@ def test_a_move_made_while_the_broker_is_down_is_kept_and_its_email_sent_later(
         game = start_game(alice, bob)
     assert "the sweep will retry" in caplog.text
     assert game.status == Game.Status.PLAYING  # the change is committed all the same
-    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    row = Outbox.objects.get(kind="your_turn")
     assert row.done_at is None and row.attempts == 0 and mailoutbox == []
 
     # The broker is back: the next sweep enqueues the row, a worker sends it, once.
@@ -63,9 +63,9 @@ def test_a_move_made_while_the_broker_is_down_is_kept_and_its_email_sent_later(
 @pytest.mark.django_db
 def test_the_same_task_run_twice_sends_once(alice, bob, mailoutbox, eager_celery):
     start_game(alice, bob)
-    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
-    assert delivery.run_outbox_row.apply(args=[row.pk]).get() is True
-    assert delivery.run_outbox_row.apply(args=[row.pk]).get() is False
+    row = Outbox.objects.get(kind="your_turn")
+    assert delivery.run_row.apply(args=[row.pk]).get() is True
+    assert delivery.run_row.apply(args=[row.pk]).get() is False
     assert len(mailoutbox) == 1
 
 
@@ -74,7 +74,7 @@ def test_a_row_claimed_by_a_worker_that_died_is_run_again_after_the_lease(
     alice, bob, mailoutbox, eager_celery
 ):
     start_game(alice, bob)
-    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    row = Outbox.objects.get(kind="your_turn")
     # A worker claimed it and was killed before finishing.
     Outbox.objects.filter(pk=row.pk).update(claimed_at=timezone.now(), attempts=1)
     assert delivery.sweep_outbox() == 0  # still within its lease: not stolen
@@ -96,7 +96,7 @@ def test_an_email_the_smtp_server_refuses_is_retried_with_backoff_and_keeps_its_
     alice, bob, smtp_server
 ):
     start_game(alice, bob)
-    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    row = Outbox.objects.get(kind="your_turn")
     smtp_server.refuse(TEMPORARY_FAILURE)
 
     before = timezone.now()
@@ -125,7 +125,7 @@ def test_an_email_the_smtp_server_refuses_is_retried_with_backoff_and_keeps_its_
 @pytest.mark.django_db
 def test_an_email_refused_at_every_attempt_is_given_up_with_its_error(alice, bob, smtp_server):
     start_game(alice, bob)
-    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    row = Outbox.objects.get(kind="your_turn")
     smtp_server.refuse(PERMANENT_FAILURE)
     for attempt in range(1, delivery.MAX_ATTEMPTS + 1):
         assert run_when_due(row) is False
@@ -163,7 +163,7 @@ def test_moves_and_their_outbox_rows_commit_together(alice, bob, monkeypatch):
 @pytest.mark.django_db
 def test_an_email_the_smtp_server_refuses_is_sent_when_it_accepts_again(alice, bob, smtp_server):
     start_game(alice, bob)
-    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN)
+    row = Outbox.objects.get(kind="your_turn")
     smtp_server.refuse()  # 451: try again later
     assert delivery.run(row.pk) is False
     row.refresh_from_db()

@@ -27,7 +27,7 @@ def _send_at_once(settings):
 
 def your_turn_row(alice, bob) -> Outbox:
     game = start_game(alice, bob)
-    return Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN, payload__game=game.pk)
+    return Outbox.objects.get(kind="your_turn", payload__game=game.pk)
 
 
 def run_when_due(row: Outbox) -> bool:
@@ -122,14 +122,14 @@ def test_a_worker_that_lost_its_claim_sends_nothing(
     """A worker slower than its lease: by the time its email would go, another worker has
     claimed the row. The first sends nothing and leaves the row to the second."""
     row = your_turn_row(alice, bob)
-    send_your_turn = registry.handler_for(Outbox.Kind.YOUR_TURN)
+    send_your_turn = registry.handler_for("your_turn")
     taken_over_at = timezone.now() + timedelta(seconds=1)
 
     def overtaken_then_send(row: Outbox) -> None:
         Outbox.objects.filter(pk=row.pk).update(claimed_at=taken_over_at)  # the other worker
         send_your_turn(row)
 
-    monkeypatch.setitem(registry._handlers, Outbox.Kind.YOUR_TURN, overtaken_then_send)
+    monkeypatch.setitem(registry._handlers, "your_turn", overtaken_then_send)
     with caplog.at_level(logging.WARNING, logger="outbox.delivery"):
         assert delivery.run(row.pk) is False
     assert "was taken over by another worker" in caplog.text
@@ -146,10 +146,8 @@ def test_a_handler_may_send_one_email_per_row(smtp_server: LocalSMTPServer, monk
         for _ in range(2):
             send_email("accounts/suspended", bob.email, {"user": bob})
 
-    monkeypatch.setitem(registry._handlers, Outbox.Kind.SUSPENDED, two_emails)
-    row = Outbox.objects.create(
-        kind=Outbox.Kind.SUSPENDED, payload={"user": bob.pk}, due_at=timezone.now()
-    )
+    monkeypatch.setitem(registry._handlers, "suspended", two_emails)
+    row = Outbox.objects.create(kind="suspended", payload={"user": bob.pk}, due_at=timezone.now())
     assert delivery.run(row.pk) is False
     assert len(smtp_server.messages) == 1
     row.refresh_from_db()
