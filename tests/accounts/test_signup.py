@@ -42,7 +42,7 @@ def test_signing_up_sends_a_verification_email_through_the_outbox(client):
     assert user.check_password("fireworks-in-five-colours")
     assert not may_receive_game_email(user)
 
-    (row,) = Outbox.objects.filter(kind=Outbox.Kind.ACCOUNT_EMAIL)
+    (row,) = Outbox.objects.filter(kind="account_email")
     assert row.payload["to"] == "dora@example.org"
     (message,) = send_account_emails()
     assert message.to == ["dora@example.org"]

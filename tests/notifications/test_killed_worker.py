@@ -91,7 +91,7 @@ def test_a_worker_killed_mid_send_loses_nothing_and_a_resend_is_the_same_message
             for _ in range(KILLS):
                 smtp_server.hold_next_reply_to(held)
                 game = start_game(alice, bob)  # its row is enqueued after commit
-                row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN, payload__game=game.pk)
+                row = Outbox.objects.get(kind="your_turn", payload__game=game.pk)
                 rows[row.pk] = row
                 client = smtp_server.wait_until_holding()
                 kill_the_sender(worker, client, smtp_server)
