@@ -7,6 +7,7 @@ CI (CI=true) nothing is skipped for this reason: a missing service must fail the
 hide it.
 """
 
+import fcntl
 import os
 import shutil
 from pathlib import Path
@@ -127,8 +128,12 @@ def _static_files_collected(django_db_blocker):
     collects into its own STATIC_ROOT (tests/run_environment.py)."""
     from django.core.management import call_command
 
-    if not (settings.STATIC_ROOT / "staticfiles.json").exists():
-        call_command("collectstatic", "--no-input", verbosity=0)
+    settings.STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+    # pytest-xdist's workers share the run's STATIC_ROOT: the first collects, the others wait.
+    with open(settings.STATIC_ROOT / ".collecting", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (settings.STATIC_ROOT / "staticfiles.json").exists():
+            call_command("collectstatic", "--no-input", verbosity=0)
 
 
 @pytest.fixture(scope="session")

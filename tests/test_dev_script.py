@@ -52,6 +52,15 @@ def test_django_check_passes_on_a_fresh_clone():
     assert result.returncode == 0, result.stderr
 
 
+def test_the_tests_spread_over_a_worker_a_cpu_unless_told_otherwise():
+    assert dev.with_workers([]) == ["--numprocesses=auto"]
+    assert dev.with_workers(["-m", "not slow"]) == ["--numprocesses=auto", "-m", "not slow"]
+    assert dev.with_workers(["-n", "0", "tests/engine"]) == ["-n", "0", "tests/engine"]
+    assert dev.with_workers(["-n3"]) == ["-n3"]
+    assert dev.with_workers(["--numprocesses=4"]) == ["--numprocesses=4"]
+    assert dev.with_workers(["-p", "no:xdist"]) == ["-p", "no:xdist"]
+
+
 def test_chromium_is_installed_only_for_runs_that_may_reach_the_browser_tests():
     assert dev.selects_browser_tests([])
     assert dev.selects_browser_tests(["-x", "-m", "not slow"])
