@@ -1,31 +1,35 @@
 """A reply to the turn email and a move on the site, for the same turn, at the same moment:
-exactly one lands (on PostgreSQL, whose row locks are what the services rely on; SQLite
-serialises every write anyway)."""
+exactly one lands, and the other gets its clear refusal (on PostgreSQL, whose row locks are
+what the services rely on; SQLite serialises every write anyway).
 
-import random
+The order is forced, not left to the scheduler: the test holds the game's row lock (the lock
+both sides take in games/services/play.py) while the side that must win starts and blocks
+on it, then the other side; then it lets go. PostgreSQL grants a row's waiters in the order
+they came (the first holds the tuple lock while it waits), so the first to block moves and
+the second finds the turn gone. Both have done all their checks before the lock, as in a
+real race: the reply has been read and found to be for the current turn, the form posted.
+"""
+
 import threading
 import time
-from collections import Counter
+from collections.abc import Callable
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.test import Client
 
-from games.engine import Play, action_to_dict, view_for
-from games.errors import GameError
-from games.models import Move
+from games.engine import Clue, action_to_dict, view_for
+from games.models import Game, Move
 from games.reply_address import scope_of, token_of
-from games.services import play
-from games.text_commands import example_commands
+from games.text_commands import example_commands, read_reply
 from mailplay.inbound import dedupe_key
 from mailplay.models import InboundMessage
 from mailplay.processing import process
 from tests.games.conftest import current_user, start_game
-from tests.mailplay.conftest import address_for, reply
+from tests.mailplay.conftest import address_for, reply, run_due
 
-ROUNDS = 12
-# Each round one side, drawn at random, starts a little later (by a random few
-# milliseconds), so that each side wins some rounds whichever is faster on this machine.
-CHANCE = random.Random(14)
+# Long enough for a loaded machine; a side that never blocks fails the test at once.
+BLOCKED_WITHIN_SECONDS = 30
 
 
 def stored_reply(to: str, sender: str, text: str) -> InboundMessage:
@@ -41,65 +45,121 @@ def stored_reply(to: str, sender: str, text: str) -> InboundMessage:
     )
 
 
-def race(message: InboundMessage, mover, web_action: dict, turn: int, delays: dict) -> dict:
-    """Process the stored reply and submit the web move together; what each got back."""
-    barrier = threading.Barrier(2)
-    results: dict[str, object] = {}
+def clue_form(action: dict, turn: int) -> dict:
+    """The turn page's form for a clue, as the browser posts it."""
+    value = {"colour": action["colour"]} if "colour" in action else {"rank": action["rank"]}
+    return {"turn": turn, "kind": "clue", "target": action["target"], **value}
 
-    def by_email() -> None:
+
+class Side(threading.Thread):
+    """One side of the race, on its own database connection, whose backend pid it tells
+    first, so that the test can see when it is waiting for the game's lock."""
+
+    def __init__(self, name: str, work: Callable[[], object]) -> None:
+        super().__init__(name=name)
+        self.work = work
+        self.pid: int | None = None
+        self.connected = threading.Event()
+        self.result: object = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
         try:
-            barrier.wait()
-            time.sleep(delays["email"])
-            results["email"] = process(message.pk)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                self.pid = cursor.fetchone()[0]
+            self.connected.set()
+            self.result = self.work()
+        except BaseException as error:  # reported by the test, not lost in the thread
+            self.error = error
         finally:
+            self.connected.set()
             connection.close()
 
-    def on_the_site() -> None:
-        try:
-            barrier.wait()
-            time.sleep(delays["web"])
-            results["web"] = play.submit_action(message.game_id, mover, web_action, turn)
-        except GameError as error:
-            results["web"] = error
-        finally:
-            connection.close()
 
-    threads = [threading.Thread(target=by_email), threading.Thread(target=on_the_site)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+def start_and_wait_until_blocked(side: Side) -> None:
+    """Start `side` and return once its backend waits for a lock (the game's row)."""
+    side.start()
+    assert side.connected.wait(BLOCKED_WITHIN_SECONDS), side.name
+    deadline = time.monotonic() + BLOCKED_WITHIN_SECONDS
+    while True:
+        assert side.error is None, (side.name, side.error)
+        assert side.is_alive(), f"{side.name} finished without waiting for the game's lock"
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT cardinality(pg_blocking_pids(%s)) > 0", [side.pid])
+            if cursor.fetchone()[0]:
+                return
+        assert time.monotonic() < deadline, f"{side.name} never waited for the game's lock"
+        time.sleep(0.005)
+
+
+def forced_race(game: Game, first: Side, second: Side) -> None:
+    """Hold the game's row lock while `first`, then `second`, start and block on it."""
+    with transaction.atomic():
+        Game.objects.locked(game.pk)
+        start_and_wait_until_blocked(first)
+        start_and_wait_until_blocked(second)
+    # Committed: the lock goes to `first`, then to `second`.
+    for side in (first, second):
+        side.join(BLOCKED_WITHIN_SECONDS)
+        assert not side.is_alive(), side.name
+        assert side.error is None, (side.name, side.error)
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_reply_racing_a_web_move_gives_exactly_one_move(alice, bob):
+@pytest.mark.parametrize("winner", ["email", "web"])
+def test_a_reply_racing_a_web_move_gives_exactly_one_move_to_whichever_locks_first(
+    winner, alice, bob, mailoutbox
+):
     game = start_game(alice, bob)
-    outcomes = Counter()
-    for turn in range(ROUNDS):
-        game.refresh_from_db()
-        mover = current_user(game)
-        # No plays, which could end the game early: a clue or a discard on each side.
-        state = game.load_state()
-        view = view_for(state, game.current_seat, game.seat_names())
-        command = next(c for c in example_commands(view) if not c.startswith("play"))
-        message = stored_reply(address_for(game, mover), mover.email, command)
-        web_action = action_to_dict(
-            next(a for a in reversed(state.legal_actions()) if not isinstance(a, Play))
-        )
-        late = CHANCE.choice(["email", "web"])
-        delays = {"email": 0.0, "web": 0.0, late: CHANCE.uniform(0, 0.03)}
-        results = race(message, mover, web_action, turn, delays)
+    mover = current_user(game)
+    turn = game.turn
+    state = game.load_state()
+    view = view_for(state, game.current_seat, game.seat_names())
+    # Clues on both sides (eight tokens: no discard; a play could end the game), two
+    # different ones, so that the move on record tells which side made it.
+    command = next(c for c in example_commands(view) if c.startswith("clue"))
+    by_email = read_reply(command, view).action
+    on_the_site = next(
+        action_to_dict(a)
+        for a in state.legal_actions()
+        if isinstance(a, Clue) and action_to_dict(a) != by_email
+    )
+    message = stored_reply(address_for(game, mover), mover.email, command)
+    browser = Client()
+    browser.force_login(mover)
+    sides = {
+        "email": Side("email", lambda: process(message.pk)),
+        "web": Side(
+            "web", lambda: browser.post(f"/games/{game.pk}/move/", clue_form(on_the_site, turn))
+        ),
+    }
+    loser = "web" if winner == "email" else "email"
 
-        assert Move.objects.filter(game=game, turn=turn).count() == 1
-        assert Move.objects.filter(game=game).count() == turn + 1
-        message.refresh_from_db()
-        web_won = isinstance(results["web"], Move)
-        assert (message.status == InboundMessage.Status.MOVED) != web_won, message.outcome
-        outcomes["web" if web_won else "email"] += 1
-        game.refresh_from_db()
-        if not game.is_playing():
-            break
-    # Both sides won some rounds: the race was real.
-    assert outcomes["web"] and outcomes["email"], outcomes
+    forced_race(game, sides[winner], sides[loser])
+
+    (move,) = Move.objects.filter(game=game)
+    assert move.turn == turn
+    assert move.action == (by_email if winner == "email" else on_the_site)
+    game.refresh_from_db()
+    assert game.turn == turn + 1
+    message.refresh_from_db()
+    page = sides["web"].result
+    run_due("mail_answer")
+    (answer,) = [m for m in mailoutbox if m.to == [mover.email]]
+    if winner == "email":
+        assert message.status == InboundMessage.Status.MOVED, message.outcome
+        assert "your move is made" in answer.subject
+        # The page's refusal: the table as it is now, saying why nothing was done.
+        assert page.status_code == 409
+        assert "The game moved on since your page was loaded" in page.content.decode()
+    else:
+        assert page.status_code == 302  # the move went through: back to the game
+        # The email's refusal: the reply's turn has passed, nothing was done.
+        assert message.status == InboundMessage.Status.ANSWERED, message.outcome
+        assert message.outcome == (
+            f"This reply was for turn {turn + 1}, which has passed (the game is at turn "
+            f"{turn + 2}): nothing was done."
+        )
+        assert "that turn has passed" in answer.subject
