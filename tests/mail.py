@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from django.core.mail import EmailMessage
 
 
@@ -29,3 +30,12 @@ def link_in(message: EmailMessage) -> str:
     (url,) = re.findall(r"https?://\S+", message.body)
     assert f'href="{url.replace("&", "&amp;")}"' in html_body(message)
     return url
+
+
+@pytest.fixture
+def send_at_once(settings) -> None:
+    """A turn email (and an answer to a reply) due at once, not NOTIFY_DELAY_SECONDS after
+    the move: for the modules that read what is sent without waiting (with
+    `pytestmark = pytest.mark.usefixtures("send_at_once")`; their folders' conftest.py
+    makes the fixture known there)."""
+    settings.NOTIFY_DELAY_SECONDS = 0

@@ -32,3 +32,14 @@ def url_in(message: mail.EmailMessage) -> str:
 def code_in(message: mail.EmailMessage) -> str:
     (code,) = re.findall(r"^([A-Z0-9]{4}-[A-Z0-9]{4})$", message.body, re.MULTILINE)
     return code
+
+
+def signup_data(**overrides: str) -> dict[str, str]:
+    """A sign-up form that is accepted, with these fields changed."""
+    data = {
+        "email": "dora@example.org",
+        "display_name": "Dora",
+        "password1": "fireworks-in-five-colours",
+        "password2": "fireworks-in-five-colours",
+    }
+    return {**data, **overrides}

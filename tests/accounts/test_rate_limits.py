@@ -5,7 +5,7 @@ in the form), the same for a known or an unknown address."""
 import pytest
 from django.test import Client
 
-from tests.accounts.test_signup import signup_data
+from tests.accounts.conftest import signup_data
 
 LIMITED = "<h1>Too many tries</h1>"
 

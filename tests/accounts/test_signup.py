@@ -7,19 +7,9 @@ from allauth.account.models import EmailAddress
 from accounts.game_email import may_receive_game_email
 from accounts.models import User
 from outbox.models import Outbox
-from tests.accounts.conftest import send_account_emails, url_in, without_csrf_tokens
+from tests.accounts.conftest import send_account_emails, signup_data, url_in, without_csrf_tokens
 
 URL = "/accounts/signup/"
-
-
-def signup_data(**overrides: str) -> dict[str, str]:
-    data = {
-        "email": "dora@example.org",
-        "display_name": "Dora",
-        "password1": "fireworks-in-five-colours",
-        "password2": "fireworks-in-five-colours",
-    }
-    return {**data, **overrides}
 
 
 @pytest.mark.django_db

@@ -7,8 +7,7 @@ from playwright.sync_api import Browser, expect
 from games.models import DealAnalysis
 from outbox import delivery
 from outbox.models import Outbox
-from tests.browser.conftest import log_in_to_admin, screenshot
-from tests.browser.test_moderation_browser import log_in
+from tests.browser.conftest import log_in, log_in_to_admin, screenshot
 from tests.conftest import PASSWORD, make_moderator
 from tests.games.conftest import play_to_the_end, start_game
 

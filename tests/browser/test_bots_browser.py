@@ -5,8 +5,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import screenshot
-from tests.browser.test_game_browser import assert_accessible, sign_up, take_turn
+from tests.browser.conftest import assert_accessible, screenshot, sign_up, take_turn
 
 
 @pytest.mark.django_db(transaction=True)

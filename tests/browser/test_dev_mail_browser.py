@@ -5,23 +5,17 @@ import re
 
 import pytest
 from allauth.account.models import EmailAddress
-from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.emails import send_game_email
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import assert_accessible, screenshot
 from tests.conftest import make_user
 from tests.games.conftest import start_game
 from tests.notifications.conftest import debug_urls, mail_folder  # noqa: F401  (fixtures)
 
 PASSWORD = "fireworks-in-five-colours"
-
-
-def assert_accessible(page: Page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -4,53 +4,9 @@ browser; the main pages pass an automated accessibility check (axe-core)."""
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from django.core import mail
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from tests.accounts.conftest import send_account_emails
-from tests.browser.conftest import screenshot
-
-PASSWORD = "a long enough password"
-
-
-def sign_up(page: Page, base: str, email: str, name: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Display name").fill(name)
-    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
-    page.get_by_label(re.compile(r"^Password \(again\):?$")).fill(PASSWORD)
-    page.get_by_role("button", name="Create my account").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Confirm your email address")
-    # The address is verified by the link emailed to it (sent here, as a worker would).
-    send_account_emails()
-    (message,) = [m for m in mail.outbox if m.to == [email]]
-    (path,) = re.findall(r"https?://[^/\s]+(/accounts/confirm-email/\S+)", message.body)
-    page.goto(f"{base}{path}")
-    page.get_by_role("button", name="Confirm").click()
-    expect(page.get_by_role("navigation", name="Account")).to_contain_text(name)
-
-
-def assert_accessible(page: Page, name: str) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{name}:\n{results.generate_report()}"
-
-
-def take_turn(page: Page, preference: tuple[str, ...]) -> str:
-    """Make one move on the page of the player whose turn it is: the first kind of move in
-    `preference` that the page offers (a play is confirmed). Returns the kind."""
-    buttons = {
-        "clue": page.get_by_role("button", name=re.compile(r"^Clue ")),
-        "discard": page.get_by_role("button", name=re.compile(r"^Discard the card in slot")),
-        "play": page.get_by_role("button", name=re.compile(r"^Play the card in slot")),
-    }
-    for kind in preference:
-        if buttons[kind].count():
-            buttons[kind].first.click()
-            if kind == "play":
-                page.get_by_role("button", name="Yes, play it").click()
-            return kind
-    raise AssertionError("no move offered")
+from tests.browser.conftest import assert_accessible, screenshot, sign_up, take_turn
 
 
 @pytest.mark.django_db(transaction=True)

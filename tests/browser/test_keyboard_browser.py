@@ -10,8 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.engine import SUITS, Clue
 from games.models import Game
-from tests.browser.conftest import SCREENSHOTS, logged_in_page
-from tests.browser.test_game_browser import assert_accessible
+from tests.browser.conftest import SCREENSHOTS, assert_accessible, logged_in_page
 from tests.games.conftest import current_user, play_to_the_end, start_game
 
 COLOUR_KEYS = dict(zip(SUITS, "qwerty", strict=True))

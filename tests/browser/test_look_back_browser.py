@@ -10,7 +10,8 @@ from playwright.sync_api import Browser, expect
 from games.engine import replay
 from tests.browser.conftest import logged_in_page, screenshot
 from tests.games.conftest import make_user, start_game, user_at
-from tests.games.test_look_back import SEED, VIEWER, _never_seen_at, _play_everything
+from tests.games.leak_probe import SEED
+from tests.games.look_back import VIEWER, never_seen_at, play_everything
 
 
 def assert_nothing_hidden_shown(page, game, turn: int) -> None:
@@ -22,7 +23,7 @@ def assert_nothing_hidden_shown(page, game, turn: int) -> None:
     state = replay(game.game_options, game.deck_source, actions_of(game), upto=turn)
     teammate = state.card(state.hand((VIEWER + 1) % 3)[0])
     assert re.search(rf"\b{teammate.name}\b", text), (turn, teammate.name)
-    for card in _never_seen_at(game, turn, VIEWER):
+    for card in never_seen_at(game, turn, VIEWER):
         # Shown cards are named "red 3" (visually hidden) beside their faces.
         assert not re.search(rf"\b{card.name}\b", text), (turn, card.name)
 
@@ -37,7 +38,7 @@ def test_looking_back_a_few_turns_shows_none_of_the_players_own_cards(
 ):
     users = [make_user(name) for name in ("ann", "ben", "cid")]
     game = start_game(*users, seed=SEED)
-    _play_everything(game, 9)
+    play_everything(game, 9)
     page = logged_in_page(browser, live_server.url, user_at(game, VIEWER))
     page.goto(f"{live_server.url}/games/{game.pk}/")
 

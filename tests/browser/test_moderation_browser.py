@@ -5,16 +5,9 @@ from playwright.sync_api import Browser, expect
 
 from games.services import chat
 from moderation.models import Report
-from tests.browser.conftest import log_in_to_admin, screenshot
+from tests.browser.conftest import log_in, log_in_to_admin, screenshot
 from tests.conftest import PASSWORD, make_moderator
 from tests.games.conftest import play_to_the_end, start_game
-
-
-def log_in(page, base: str, email: str, password: str) -> None:
-    page.goto(f"{base}/login/")  # on to allauth's /accounts/login/
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
 
 
 @pytest.mark.django_db(transaction=True)

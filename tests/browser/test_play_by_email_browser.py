@@ -9,8 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.models import Game
 from mailplay.models import InboundMessage
-from tests.browser.conftest import logged_in_page, screenshot
-from tests.browser.test_game_browser import take_turn
+from tests.browser.conftest import logged_in_page, screenshot, take_turn
 from tests.celery_helpers import wait_for
 from tests.games.conftest import start_game
 from tests.mailplay.conftest import receiver  # noqa: F401  (a fixture)

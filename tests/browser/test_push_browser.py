@@ -12,8 +12,7 @@ import pytest
 from django.conf import settings as django_settings
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import logged_in_page, screenshot
-from tests.browser.test_game_browser import take_turn
+from tests.browser.conftest import logged_in_page, screenshot, take_turn
 from tests.celery_helpers import ROOT, database_url_of_this_test, free_port, wait_for_port
 from tests.games.conftest import current_user, start_game
 

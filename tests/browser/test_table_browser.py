@@ -8,10 +8,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from games.services import play
-from tests.browser.conftest import logged_in_page, screenshot
-from tests.browser.test_game_browser import assert_accessible
+from tests.browser.conftest import assert_accessible, logged_in_page, screenshot
 from tests.games.conftest import start_game, user_at
-from tests.games.test_notes import deck
+from tests.games.helpers import deck
 
 RED_TO_SEAT_1 = {"type": "clue", "target": 1, "colour": "red"}
 

@@ -26,7 +26,7 @@ from games.engine.knowledge import card_clue_notes, visible_counts
 
 from . import reference_view as reference
 from .helpers import safe_random
-from .test_properties import SETTINGS, games
+from .strategies import SETTINGS, games
 
 ALL_OPTIONS = [
     GameOptions(players, multicolour, until_perfect, fuses, empty_clues)

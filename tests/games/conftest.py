@@ -1,10 +1,12 @@
 """Helpers to set up games. The personas (alice, bob, carol, mallory) are in tests/conftest.py."""
 
+import pytest
+
 from accounts.models import User
 from games.engine import GameOptions
 from games.models import ChatPolicy, Game, TimeoutPolicy
 from games.services import lobby, play
-from tests.conftest import make_user  # noqa: F401  (re-exported for test modules)
+from tests.conftest import make_moderator, make_user  # noqa: F401  (make_user re-exported)
 
 
 def start_game(
@@ -58,3 +60,9 @@ def play_to_the_end(game: Game, max_moves: int = 500) -> Game:
         choice = next((a for a in legal if isinstance(a, Discard)), legal[0])
         play.submit_action(game.pk, current_user(game), action_to_dict(choice), game.turn)
     raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def people(alice, bob, carol) -> dict:
+    """The personas by name, and maud, a moderator: the cases of tests/games/changes.py."""
+    return {"alice": alice, "bob": bob, "carol": carol, "maud": make_moderator("maud")}

@@ -3,21 +3,12 @@ analysis once (an outbox row written when the game ends) and the page shows it w
 
 from games.engine import GameOptions, new_deck, replay
 from games.hindsight import page_context
-from games.models import DealAnalysis, Game
+from games.models import DealAnalysis
 from games.services import announce
 from outbox import delivery
 from outbox.models import Outbox
 from tests.games.conftest import play_to_the_end, start_game
-
-
-def analysis_row(game: Game) -> Outbox:
-    return Outbox.objects.get(kind="analysis", payload__game=game.pk)
-
-
-def analysed(game: Game) -> Game:
-    """Run the game's analysis row, as a worker does once the ending has committed."""
-    assert delivery.run(analysis_row(game).pk)
-    return game
+from tests.games.helpers import analysed, analysis_row
 
 
 def test_a_finished_game_shows_its_deal_analysis(

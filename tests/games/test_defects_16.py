@@ -9,7 +9,7 @@ from games.engine import Clue, Discard, End, GameOptions, action_to_dict
 from games.models import Game
 from games.services import lobby, play
 from tests.games.conftest import current_user, play_to_the_end, start_game
-from tests.games.test_deal_analysis import analysed
+from tests.games.helpers import analysed
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

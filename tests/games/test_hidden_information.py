@@ -4,8 +4,6 @@ The strongest check: two games that differ only in the viewer's own cards and th
 deck must look exactly the same to that viewer, in every response the viewer can fetch.
 """
 
-import re
-
 from django.utils import timezone
 
 from games.engine import GameOptions, action_to_dict, new_deck
@@ -14,107 +12,26 @@ from games.services import play
 from outbox import delivery
 from outbox.models import Outbox
 from tests.games.conftest import make_user, start_game
+from tests.games.leak_probe import (
+    HTMX,
+    SEED,
+    assert_pages_do_not_depend_on_own_cards,
+    assert_pages_name_no_hidden_card,
+    hide_swapped_deck,
+    normalise,
+    normalise_email,
+    same_clue,
+    shown_in_text,
+)
 from tests.mail import html_body
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-SEED = 4242
-
-
-def _viewer_urls(game: Game) -> list[tuple[str, dict]]:
-    return [
-        (f"/games/{game.pk}/", {}),
-        (f"/games/{game.pk}/", HTMX),
-        (f"/games/{game.pk}/poll/?status=playing&v=0", HTMX),  # an old page: the new table
-        (f"/games/{game.pk}/export.json", {}),
-        (f"/games/{game.pk}/replay/0/", {}),
-        (f"/games/{game.pk}/analysis/", HTMX),
-        (f"/games/{game.pk}/as-seen/0/", {}),  # looking back (tests/games/test_look_back.py)
-        (f"/games/{game.pk}/as-seen/0/", HTMX),
-        (f"/games/{game.pk}/as-seen/1/", {}),
-        ("/", {}),
-    ]
-
-
-def _normalise(text: str, game: Game) -> str:
-    text = re.sub(r"csrfmiddlewaretoken\" value=\"[^\"]+\"", "csrf", text)
-    text = re.sub(r'"X-CSRFToken": "[^"]+"', "csrf", text)
-    text = text.replace(f"/games/{game.pk}/", "/games/N/").replace(f"Game {game.pk}", "Game N")
-    return text.replace(game.invite_code, "CODE")
-
-
-def _hide_swapped_deck(deck: list, hidden_ids: list[int]) -> list:
-    """The same deck with the viewer's hand exchanged for cards from the bottom of the deck,
-    picked so that every card the viewer can see stays where it was."""
-    swapped = [list(card) for card in deck]
-    bottom = list(range(len(deck) - 1, len(deck) - 1 - len(hidden_ids), -1))
-    for mine, other in zip(hidden_ids, bottom, strict=True):
-        swapped[mine], swapped[other] = swapped[other], swapped[mine]
-    return swapped
 
 
 def test_a_players_pages_do_not_depend_on_their_own_cards(client, db):
-    users = [make_user(name) for name in ("ann", "ben", "cid")]
-    options = GameOptions(players=3)
-    deck = [list(card) for card in new_deck(options, SEED)]
-    game_a = start_game(*users, deck=deck, seed=SEED)
-    viewer_seat = 1
-    viewer = game_a.seats.get(position=viewer_seat).user
-    own = list(game_a.load_state().hand(viewer_seat))
-    deck_b = _hide_swapped_deck(deck, own)
-    assert [deck[i] for i in own] != [deck_b[i] for i in own]
-    game_b = start_game(*users, deck=deck_b, seed=SEED)
-
-    # Seat 0 clues the viewer, so the viewer's cards carry knowledge too; the same clue is
-    # legal in both games only if it touches the same slots, so pick a rank both agree on.
-    state_a, state_b = game_a.load_state(), game_b.load_state()
-    for rank in range(1, 6):
-        if state_a.clue_touches(viewer_seat, rank=rank) == state_b.clue_touches(
-            viewer_seat, rank=rank
-        ) and state_a.clue_touches(viewer_seat, rank=rank):
-            clue = {"type": "clue", "target": viewer_seat, "rank": rank}
-            break
-    else:
-        clue = {"type": "clue", "target": 2, "rank": state_a.card(state_a.hand(2)[0]).rank}
-    for game in (game_a, game_b):
-        play.submit_action(game.pk, game.seats.get(position=0).user, clue, 0)
-
-    client.force_login(viewer)
-    for url_a, headers in _viewer_urls(game_a):
-        url_b = url_a.replace(f"/games/{game_a.pk}/", f"/games/{game_b.pk}/")
-        response_a = client.get(url_a, **headers)
-        response_b = client.get(url_b, **headers)
-        assert response_a.status_code == response_b.status_code, url_a
-        if url_a == "/":
-            continue  # the lobby lists both games; checked for card names below
-        assert _normalise(response_a.content.decode(), game_a) == _normalise(
-            response_b.content.decode(), game_b
-        ), url_a
-
-    # The comparison can fail: the player beside the viewer sees the swapped cards.
-    client.force_login(game_a.seats.get(position=0).user)
-    page_a = client.get(f"/games/{game_a.pk}/").content.decode()
-    page_b = client.get(f"/games/{game_b.pk}/").content.decode()
-    assert _normalise(page_a, game_a) != _normalise(page_b, game_b)
+    assert_pages_do_not_depend_on_own_cards(client)
 
 
 def test_the_page_names_no_hidden_card(client, db):
-    """Search every response for the viewer's own cards, named as the pages name cards."""
-    users = [make_user(name) for name in ("ann", "ben")]
-    game = start_game(*users, seed=SEED)
-    state = game.load_state()
-    viewer_seat = 0
-    viewer = game.seats.get(position=viewer_seat).user
-    visible = {state.card(cid) for cid in state.hand(1 - viewer_seat)}
-    hidden = [state.card(cid) for cid in state.hand(viewer_seat)]
-    hidden += [state.card(cid) for cid in range(state.cards_drawn, len(state.deck))]
-    never_seen = {card for card in hidden if card not in visible}
-    assert never_seen, "the deal should leave some card unseen by the viewer"
-    client.force_login(viewer)
-    for url, headers in _viewer_urls(game):
-        body = client.get(url, **headers).content.decode()
-        for card in never_seen:
-            assert f"{card.name}<" not in body, (url, card)
-            assert f'"code": "{card.code}"' not in body, (url, card)
+    assert_pages_name_no_hidden_card(client)
 
 
 def test_no_download_and_no_replay_before_the_end(client, alice, bob):
@@ -148,13 +65,6 @@ def _turn_emails(game: Game, viewer, mailoutbox) -> list[tuple[str, str, str]]:
     return [(m.subject, m.body, html_body(m)) for m in messages]
 
 
-def _normalise_email(text: str, game: Game) -> str:
-    text = re.sub(r"https?://[^\s\"<>]+", "URL", text)
-    text = re.sub(rf"\b(game) {game.pk}\b", r"\1 N", text, flags=re.IGNORECASE)
-    # The deadlines differ by the seconds between the two starts.
-    return re.sub(r"\w{3} \d{1,2} \w{3}, \d\d:\d\d \w+", "DEADLINE", text)
-
-
 def test_the_turn_emails_do_not_depend_on_the_readers_own_cards(db, settings, mailoutbox):
     """As for the pages: two games that differ only in the reader's own cards and the deck
     send the reader the same turn email and reminder, text and HTML."""
@@ -165,9 +75,9 @@ def test_the_turn_emails_do_not_depend_on_the_readers_own_cards(db, settings, ma
     viewer_seat = 1
     viewer = game_a.seats.get(position=viewer_seat).user
     own = list(game_a.load_state().hand(viewer_seat))
-    deck_b = _hide_swapped_deck(deck, own)
+    deck_b = hide_swapped_deck(deck, own)
     game_b = start_game(*users, deck=deck_b, seed=SEED, turn_time_limit=24)
-    clue = _same_clue(game_a, game_b, viewer_seat)
+    clue = same_clue(game_a, game_b, viewer_seat)
     for game in (game_a, game_b):
         play.submit_action(game.pk, game.seats.get(position=0).user, clue, 0)
 
@@ -175,27 +85,10 @@ def test_the_turn_emails_do_not_depend_on_the_readers_own_cards(db, settings, ma
     emails_b = _turn_emails(game_b, viewer, mailoutbox)
     for email_a, email_b in zip(emails_a, emails_b, strict=True):
         for part_a, part_b in zip(email_a, email_b, strict=True):
-            assert _normalise_email(part_a, game_a) == _normalise_email(part_b, game_b)
+            assert normalise_email(part_a, game_a) == normalise_email(part_b, game_b)
     # There was something to compare: the table, with the viewer's slots and others' cards.
     names = game_a.seat_names()
     assert f"Your hand (2 {names[1]})" in emails_a[1][1] and f"\n3 {names[2]}:" in emails_a[1][1]
-
-
-def _same_clue(game_a: Game, game_b: Game, viewer_seat: int) -> dict:
-    """A clue to the viewer that touches the same slots in both games (else one to seat 2)."""
-    state_a, state_b = game_a.load_state(), game_b.load_state()
-    for rank in range(1, 6):
-        touches = state_a.clue_touches(viewer_seat, rank=rank)
-        if touches and touches == state_b.clue_touches(viewer_seat, rank=rank):
-            return {"type": "clue", "target": viewer_seat, "rank": rank}
-    return {"type": "clue", "target": 2, "rank": state_a.card(state_a.hand(2)[0]).rank}
-
-
-# How an email shows a face-up card: "3 R4" in a hand's line (slot, code), or the HTML card
-# with its name as a title. What a player knows of their own cards is written otherwise
-# ("can be R1 R2 R3", "clued red, 4"), and the history names only cards everyone saw.
-def _shown_in_text(code: str) -> re.Pattern:
-    return re.compile(rf"(?<!\S)\d {code}\b")
 
 
 def test_the_turn_emails_name_no_hidden_card(db, settings, mailoutbox):
@@ -218,12 +111,12 @@ def test_the_turn_emails_name_no_hidden_card(db, settings, mailoutbox):
     emails = _turn_emails(game, viewer, mailoutbox)
     for subject, text, html in emails:
         for card in visible:  # the search finds what is shown
-            assert _shown_in_text(card.code).search(text)
+            assert shown_in_text(card.code).search(text)
             assert f'title="{card.name}"' in html
         for card in never_seen:
             for body in (subject, text, html):
                 assert card.name not in body, card
-            assert not _shown_in_text(card.code).search(text), card
+            assert not shown_in_text(card.code).search(text), card
             assert f'title="{card.name}"' not in html and f">{card.code}<" not in html, card
 
 
@@ -235,14 +128,14 @@ def test_a_teammates_empathy_does_not_depend_on_the_viewers_own_cards(client, db
     alone. The teammate also sees the viewer's hand: had their count of it been used, the
     viewer's only red 5 would be counted out of the teammate's red card in one game and not
     in the other, telling the viewer what they hold."""
-    from tests.games.test_notes import deck
+    from tests.games.helpers import deck
 
     users = [make_user(name) for name in ("ann", "ben", "cid")]
     # Three players, five cards each: seat 0 ids 0-4, the viewer (seat 1) ids 5-9, seat 2
     # ids 10-14. The viewer holds the only red 5.
     deck_a = deck("Y1 Y2 G1 G2 B1  R5 W1 W2 W3 B3  R1 R2 Y3 G3 B4")
     viewer_seat, own = 1, list(range(5, 10))
-    deck_b = _hide_swapped_deck(deck_a, own)
+    deck_b = hide_swapped_deck(deck_a, own)
     assert [5, 5] not in [deck_b[i] for i in own]
     games = [start_game(*users, deck=d, seed=SEED) for d in (deck_a, deck_b)]
     red = {"type": "clue", "target": 2, "colour": "red"}
@@ -250,7 +143,7 @@ def test_a_teammates_empathy_does_not_depend_on_the_viewers_own_cards(client, db
     for game in games:
         play.submit_action(game.pk, game.seats.get(position=0).user, red, 0)
         client.force_login(game.seats.get(position=viewer_seat).user)
-        pages.append(_normalise(client.get(f"/games/{game.pk}/").content.decode(), game))
+        pages.append(normalise(client.get(f"/games/{game.pk}/").content.decode(), game))
     assert pages[0] == pages[1]
     # There was something to compare: the teammate's red cards, red 5 still possible.
     teammate = games[0].seat_names()[2]
@@ -271,12 +164,12 @@ def test_notes_on_own_cards_do_not_depend_on_the_writers_cards(client, db):
     game_a = start_game(*users, deck=deck, seed=SEED)
     viewer_seat = 1
     own = list(game_a.load_state().hand(viewer_seat))
-    game_b = start_game(*users, deck=_hide_swapped_deck(deck, own), seed=SEED)
+    game_b = start_game(*users, deck=hide_swapped_deck(deck, own), seed=SEED)
     client.force_login(game_a.seats.get(position=viewer_seat).user)
     responses = []
     for game in (game_a, game_b):
         for card, text in ((own[0], "r5 f"), (own[1], "kt"), (len(deck) - 1, "deck?")):
             response = client.post(f"/games/{game.pk}/note/", {"card": card, "note": text}, **HTMX)
-            responses.append(_normalise(response.content.decode(), game))
+            responses.append(normalise(response.content.decode(), game))
     assert responses[:3] == responses[3:]
     assert "That card is not on the table" in responses[2]

@@ -11,19 +11,16 @@ from games.engine import (
     Clue,
     Discard,
     GameOptions,
-    Play,
     action_to_dict,
     new_deck,
-    replay,
 )
 from games.models import Game
 from games.services import play
 from tests.games.conftest import make_user, play_to_the_end, start_game, user_at
-from tests.games.test_hidden_information import _hide_swapped_deck, _normalise
+from tests.games.leak_probe import SEED, hide_swapped_deck, normalise
+from tests.games.look_back import VIEWER, never_seen_at, play_everything
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-SEED = 4242
-VIEWER = 1
 
 
 def _url(game: Game, turn: int) -> str:
@@ -54,54 +51,16 @@ def _play(game: Game, turns: int, first: dict | None = None) -> None:
         play.submit_action(game.pk, user_at(game, state.current_seat), action, game.turn)
 
 
-def _never_seen_at(game: Game, turn: int, seat: int) -> set:
-    """The identities the player at `seat` holds (or that are still in the deck) at `turn`
-    and that show nowhere on their table then: not in another hand, the discards or the
-    fireworks."""
-    actions = list(game.moves.order_by("turn").values_list("action", flat=True))
-    state = replay(game.game_options, game.deck_source, actions, upto=turn)
-    hidden = [state.card(cid) for cid in state.hand(seat)]
-    hidden += [state.card(cid) for cid in range(state.cards_drawn, len(state.deck))]
-    seen = {
-        state.card(cid)
-        for other in range(state.players)
-        if other != seat
-        for cid in state.hand(other)
-    }
-    seen |= {state.card(cid) for cid in (*state.discards, *state.played)}
-    return {card for card in hidden if card not in seen}
-
-
-def _play_everything(game: Game, turns: int) -> None:
-    """Clues, discards and plays by every player (the viewer too: the cards they play and
-    discard are shown from then on, and the cards they draw are new to hide)."""
-    for _ in range(turns):
-        game.refresh_from_db()
-        state = game.load_state()
-        legal = state.legal_actions()
-        # The viewer plays too (the others do not: their misplays would end the game).
-        viewer_plays = state.current_seat == VIEWER and state.fuses_left > 1
-        kinds = [Clue, Discard, Play] if viewer_plays else [Clue, Discard]
-        shift = state.turn // state.players % len(kinds)  # each kind in turn
-        kinds = kinds[shift:] + kinds[:shift]
-        action = next(a for kind in kinds for a in legal if isinstance(a, kind))
-        play.submit_action(
-            game.pk, user_at(game, state.current_seat), action_to_dict(action), game.turn
-        )
-    game.refresh_from_db()
-    assert game.is_playing()
-
-
 def test_each_turn_as_the_player_saw_it_names_none_of_their_own_cards(client, db):
     users = [make_user(name) for name in ("ann", "ben", "cid")]
     game = start_game(*users, seed=SEED)
-    _play_everything(game, 24)
+    play_everything(game, 24)
     kinds = {(move.seat, move.action["type"]) for move in game.moves.all()}
     assert {(VIEWER, "play"), (VIEWER, "discard"), (VIEWER, "clue")} <= kinds
     viewer = user_at(game, VIEWER)
     client.force_login(viewer)
     for turn in range(game.turn + 1):
-        never_seen = _never_seen_at(game, turn, VIEWER)
+        never_seen = never_seen_at(game, turn, VIEWER)
         assert never_seen, turn
         for headers in ({}, HTMX):
             response = client.get(_url(game, turn), **headers)
@@ -135,7 +94,7 @@ def _two_deals(users) -> tuple[Game, Game, dict]:
         deck = [list(card) for card in new_deck(GameOptions(players=3), seed)]
         game_a = start_game(*users, deck=deck, seed=seed)
         own = list(game_a.load_state().hand(VIEWER))
-        game_b = start_game(*users, deck=_hide_swapped_deck(deck, own), seed=seed)
+        game_b = start_game(*users, deck=hide_swapped_deck(deck, own), seed=seed)
         first = _same_clue_to_the_viewer(game_a.load_state(), game_b.load_state())
         if first:
             return game_a, game_b, first
@@ -159,13 +118,13 @@ def test_the_look_back_does_not_depend_on_the_viewers_own_cards(client, db):
         for headers in ({}, HTMX):
             page_a = client.get(_url(game_a, turn), **headers).content.decode()
             page_b = client.get(_url(game_b, turn), **headers).content.decode()
-            assert _normalise(page_a, game_a) == _normalise(page_b, game_b), turn
+            assert normalise(page_a, game_a) == normalise(page_b, game_b), turn
 
     # The comparison can fail: the player beside the viewer sees the swapped cards.
     client.force_login(user_at(game_a, 0))
     page_a = client.get(_url(game_a, 1)).content.decode()
     page_b = client.get(_url(game_b, 1)).content.decode()
-    assert _normalise(page_a, game_a) != _normalise(page_b, game_b)
+    assert normalise(page_a, game_a) != normalise(page_b, game_b)
 
 
 def test_the_buttons_step_through_the_turns_and_back_to_the_table(client, alice, bob):

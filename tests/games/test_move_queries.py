@@ -15,43 +15,13 @@ the version in one UPDATE, and the outbox rows in one INSERT.
 """
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from games.engine import Clue, Discard, GameOptions, Play, action_to_dict
 from games.models import Game, MadeBy, Move, Seat
 from games.services import lobby, play
 from outbox.models import Outbox
 from tests.games.conftest import current_user, start_game
-
-MOVE_QUERIES = 6
-
-
-class Counted:
-    def __init__(self, queries: list[dict]) -> None:
-        self.all = [query["sql"] for query in queries]
-        self.statements = [sql for sql in self.all if not _is_savepoint(sql)]
-
-    def __len__(self) -> int:
-        return len(self.statements)
-
-    def outbox_inserts(self) -> int:
-        return sum(sql.startswith('INSERT INTO "games_outbox"') for sql in self.statements)
-
-    def __str__(self) -> str:
-        return "\n".join(f"{n}. {sql}" for n, sql in enumerate(self.statements, 1))
-
-
-def _is_savepoint(sql: str) -> bool:
-    return sql.lstrip().upper().startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO"))
-
-
-def counted(call) -> tuple[object, Counted]:
-    with CaptureQueriesContext(connection) as context:
-        result = call()
-    queries = Counted(context.captured_queries)
-    assert queries.outbox_inserts() == 1, str(queries)  # a move's rows: one INSERT
-    return result, queries
+from tests.games.query_count import MOVE_QUERIES, Counted, counted
 
 
 def submit(game: Game, action) -> tuple[Move, Counted]:

@@ -5,37 +5,18 @@ import re
 
 import pytest
 
-from games.engine import Card, deck_composition
 from games.errors import GameError, NotAllowed
 from games.models import Game
 from games.services import notes, play
 from tests.games.conftest import play_to_the_end, start_game, user_at
+from tests.games.helpers import card_item, deck
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-# Two players: seat 0 holds ids 0-4, seat 1 ids 5-9 (slot 1 is the newest: the highest id).
-TOP = "R1 R2 Y1 G1 B1  R5 R3 B2 R4 W1"
-
-
-def deck(top: str = TOP) -> list[list[int]]:
-    chosen = [Card.parse(code) for code in top.split()]
-    rest = list(deck_composition(0))
-    for card in chosen:
-        rest.remove(card)
-    return [list(card) for card in chosen + rest]
 
 
 @pytest.fixture
 def game(alice, bob) -> Game:
     return start_game(alice, bob, deck=deck())
-
-
-def card_item(page: str, card_id: int) -> str:
-    """The <li> of one card on the table."""
-    match = re.search(
-        rf'<li class="card[^"]*" data-card-id="{card_id}"[^>]*>(.*?)</li>', page, re.S
-    )
-    assert match, card_id
-    return match.group(1)
 
 
 def test_parse_note_reads_hanab_live_shorthand():

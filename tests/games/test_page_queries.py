@@ -69,7 +69,7 @@ def test_a_move_request_reads_only_the_session_the_user_and_the_move(client, ali
     from django.test.utils import CaptureQueriesContext
 
     from games.engine import Clue
-    from tests.games.test_move_queries import MOVE_QUERIES, Counted
+    from tests.games.query_count import MOVE_QUERIES, Counted
 
     game = start_game(alice, bob, turn_time_limit=24)
     client.force_login(user_at(game, game.current_seat))

@@ -14,8 +14,8 @@ from django.utils import timezone
 from games.models import Game, Seat
 from games.services import play, versions
 from tests.cache_helpers import clear_cache
+from tests.games.changes import CASES, a_clue
 from tests.games.conftest import current_user, start_game, user_at
-from tests.games.test_versions import CASES, a_clue, people  # noqa: F401  (a fixture)
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -108,7 +108,7 @@ def test_a_poll_after_each_kind_of_change_shows_it(
     set_up,
     change,
     client,
-    people,  # noqa: F811  (the fixture, imported above)
+    people,
     django_capture_on_commit_callbacks,
 ):
     game = set_up(people)

@@ -11,7 +11,7 @@ from games.engine import Clue, Discard, action_to_dict, view_for
 from games.models import Game
 from games.services import play, snapshots
 from tests.games.conftest import current_user, start_game
-from tests.games.test_move_queries import MOVE_QUERIES, counted
+from tests.games.query_count import MOVE_QUERIES, counted
 
 
 @pytest.fixture

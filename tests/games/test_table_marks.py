@@ -12,7 +12,7 @@ from games.services import play
 from games.table_context import clues_still_usable, max_heights
 from tests.engine.helpers import deck_with_top
 from tests.games.conftest import start_game, user_at
-from tests.games.test_notes import card_item, deck
+from tests.games.helpers import card_item, deck
 
 # Two players: seat 0 holds R1 R2 Y1 G1 B1 (ids 0-4), seat 1 R5 R3 B2 R4 W1 (ids 5-9); the
 # newest card is slot 1, so seat 1's W1 (id 9) is slot 1 and its R5 (id 5) slot 5.

@@ -9,12 +9,12 @@ from django.middleware.csrf import CSRF_TOKEN_LENGTH
 
 from games.models import Game
 from tests.cache_helpers import cache_keys, clear_cache
+from tests.games.changes import CASES
 from tests.games.conftest import start_game, user_at
-from tests.games.test_hidden_information import (
-    test_a_players_pages_do_not_depend_on_their_own_cards,
-    test_the_page_names_no_hidden_card,
+from tests.games.leak_probe import (
+    assert_pages_do_not_depend_on_own_cards,
+    assert_pages_name_no_hidden_card,
 )
-from tests.games.test_versions import CASES, people  # noqa: F401  (a fixture)
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"')
@@ -125,7 +125,7 @@ def test_after_each_kind_of_change_each_players_page_is_the_fresh_one(
     set_up,
     change,
     client,
-    people,  # noqa: F811  (the fixture, imported above)
+    people,
     django_capture_on_commit_callbacks,
 ):
     game = set_up(people)
@@ -172,8 +172,8 @@ def warm_cache(monkeypatch):
 
 
 def test_hidden_information_on_cached_pages_own_cards(client, db, warm_cache):
-    test_a_players_pages_do_not_depend_on_their_own_cards(client, db)
+    assert_pages_do_not_depend_on_own_cards(client)
 
 
 def test_hidden_information_on_cached_pages_names_no_hidden_card(client, db, warm_cache):
-    test_the_page_names_no_hidden_card(client, db)
+    assert_pages_name_no_hidden_card(client)

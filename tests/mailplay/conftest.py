@@ -17,6 +17,7 @@ from mailplay.receiver import controller
 from outbox import delivery
 from outbox.models import Outbox
 from tests.celery_helpers import free_port
+from tests.mail import send_at_once  # noqa: F401  (a fixture, for the modules that name it)
 
 
 def address_for(game: Game, user: User, turn: int | None = None) -> str:

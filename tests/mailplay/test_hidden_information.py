@@ -8,26 +8,21 @@ from games.engine import GameOptions, new_deck
 from games.models import Game
 from games.services import play
 from tests.games.conftest import make_user, start_game
-from tests.games.test_hidden_information import (
+from tests.games.leak_probe import (
     SEED,
-    _hide_swapped_deck,
-    _normalise_email,
-    _same_clue,
-    _shown_in_text,
+    hide_swapped_deck,
+    normalise_email,
+    same_clue,
+    shown_in_text,
 )
 from tests.mail import html_body
 from tests.mailplay.conftest import send_reply
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("send_at_once")]
 
 # What the viewer replies, one after the other, while it is their turn: each is answered
 # with the table (the clue is a move, answered with the table after it).
 REPLIES = ("help", "what is this?", "play 9", "clue 3 1")
-
-
-@pytest.fixture(autouse=True)
-def _send_at_once(settings):
-    settings.NOTIFY_DELAY_SECONDS = 0
 
 
 def answers(game: Game, viewer, mailoutbox, replies=REPLIES) -> list[tuple[str, str, str]]:
@@ -51,9 +46,9 @@ def test_the_answers_do_not_depend_on_the_readers_own_cards(mailoutbox):
     game_a = clued_game(deck, users)
     viewer_seat = 1
     viewer = game_a.seats.get(position=viewer_seat).user
-    deck_b = _hide_swapped_deck(deck, list(game_a.load_state().hand(viewer_seat)))
+    deck_b = hide_swapped_deck(deck, list(game_a.load_state().hand(viewer_seat)))
     game_b = clued_game(deck_b, users)
-    clue = _same_clue(game_a, game_b, viewer_seat)
+    clue = same_clue(game_a, game_b, viewer_seat)
     for game in (game_a, game_b):
         play.submit_action(game.pk, game.seats.get(position=0).user, clue, 0)
 
@@ -61,7 +56,7 @@ def test_the_answers_do_not_depend_on_the_readers_own_cards(mailoutbox):
     answers_b = answers(game_b, viewer, mailoutbox)
     for answer_a, answer_b in zip(answers_a, answers_b, strict=True):
         for part_a, part_b in zip(answer_a, answer_b, strict=True):
-            assert _normalise_email(part_a, game_a) == _normalise_email(part_b, game_b)
+            assert normalise_email(part_a, game_a) == normalise_email(part_b, game_b)
     # There was something to compare: each answer holds the table.
     assert [subject.split(": ", 1)[1] for subject, _, _ in answers_a] == [
         "the table and the commands",
@@ -93,5 +88,5 @@ def test_the_answers_name_no_hidden_card(mailoutbox):
         for card in never_seen:
             for body in (subject, text, html):
                 assert card.name not in body, card
-            assert not _shown_in_text(card.code).search(text), card
+            assert not shown_in_text(card.code).search(text), card
             assert f'title="{card.name}"' not in html and f">{card.code}<" not in html, card

@@ -21,12 +21,7 @@ from outbox.models import Outbox
 from tests.games.conftest import current_user, start_game
 from tests.mailplay.conftest import address_for, deliver, reply, run_due, send_reply
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _send_at_once(settings):
-    settings.NOTIFY_DELAY_SECONDS = 0
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("send_at_once")]
 
 
 @pytest.fixture

@@ -12,12 +12,7 @@ from tests.celery_helpers import free_port, wait_for
 from tests.games.conftest import current_user, start_game
 from tests.mailplay.conftest import address_for, reply
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _send_at_once(settings):
-    settings.NOTIFY_DELAY_SECONDS = 0
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("send_at_once")]
 
 
 def test_a_reply_over_smtp_is_stored_and_makes_the_move(receiver, alice, bob):

@@ -20,6 +20,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from django.urls import clear_url_caches
 
 import hanabi_site.urls
+from tests.mail import send_at_once  # noqa: F401  (a fixture, for the modules that name it)
 
 HOST = "127.0.0.1"
 # "Try again later": a good SMTP client (and our outbox) keeps the message and retries.

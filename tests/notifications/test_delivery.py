@@ -16,6 +16,8 @@ from tests.celery_helpers import celery_config
 from tests.games.conftest import current_user, start_game
 from tests.notifications.conftest import PERMANENT_FAILURE, TEMPORARY_FAILURE
 
+pytestmark = pytest.mark.usefixtures("send_at_once")
+
 
 @pytest.fixture
 def eager_celery():
@@ -32,11 +34,6 @@ def broker_down():
         broker_connection_timeout=0.5,
         task_publish_retry=False,
     )
-
-
-@pytest.fixture(autouse=True)
-def _send_at_once(settings):
-    settings.NOTIFY_DELAY_SECONDS = 0
 
 
 @pytest.mark.django_db(transaction=True)

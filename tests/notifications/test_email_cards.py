@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from games.emails import SUIT_STYLES, turn_context
 from games.engine import SUITS
 from tests.games.conftest import current_user
-from tests.notifications.test_turn_emails import three_players_with_clues
+from tests.notifications.helpers import three_players_with_clues
 
 SITE_CSS = Path(settings.BASE_DIR) / "static" / "css" / "site.css"
 

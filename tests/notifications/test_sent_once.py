@@ -17,12 +17,7 @@ from outbox.models import Outbox
 from tests.games.conftest import start_game
 from tests.notifications.conftest import LocalSMTPServer
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _send_at_once(settings):
-    settings.NOTIFY_DELAY_SECONDS = 0
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("send_at_once")]
 
 
 def your_turn_row(alice, bob) -> Outbox:

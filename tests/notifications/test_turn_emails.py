@@ -22,11 +22,9 @@ from outbox import delivery
 from outbox.models import Outbox
 from tests.games.conftest import current_user, play_to_the_end, start_game, user_at
 from tests.mail import html_body
+from tests.notifications.helpers import three_players_with_clues
 
-
-@pytest.fixture(autouse=True)
-def _send_at_once(settings):
-    settings.NOTIFY_DELAY_SECONDS = 0
+pytestmark = pytest.mark.usefixtures("send_at_once")
 
 
 def run_due(kind: str) -> int:
@@ -244,29 +242,9 @@ def test_no_game_email_goes_to_an_address_its_owner_has_not_confirmed(alice, mai
 # -- the table in the turn email and the reminder ---------------------------------------------
 
 
-def clue_to(game: Game, target: int) -> dict:
-    """The first legal clue to `target`'s hand."""
-    state = game.load_state()
-    clue = next(
-        a for a in state.legal_actions() if type(a).__name__ == "Clue" and a.target == target
-    )
-    return action_to_dict(clue)
-
-
 def clue_value(event) -> str:
     """A clue as the emails name it: "red" or "3"."""
     return SUITS[event.colour] if event.colour is not None else str(event.rank)
-
-
-def three_players_with_clues(alice, bob, carol, **options) -> Game:
-    """Seat 0 clues seat 2, seat 1 clues seat 0: seat 2 is to move, with clues on its own
-    cards and on a hand it sees."""
-    game = start_game(alice, bob, carol, **options)
-    play.submit_action(game.pk, current_user(game), clue_to(game, 2), 0)
-    play.submit_action(game.pk, current_user(game), clue_to(game, 0), 1)
-    game.refresh_from_db()
-    assert game.current_seat == 2
-    return game
 
 
 def assert_full_table(message, game: Game, seat: int) -> None:
