@@ -6,6 +6,8 @@ clue. Beside a person none of it happens."""
 
 import random
 
+import pytest
+
 from games.bots import choose_action, policy, search
 from games.bots.knowledge import Table
 from games.engine import Clue, Discard, GameOptions, Play, new_game, view_for
@@ -43,6 +45,7 @@ def test_the_habits_change_nothing_beside_a_person(monkeypatch):
             assert choice(view, seats, monkeypatch, True) == choice(view, seats, monkeypatch, False)
 
 
+@pytest.mark.slow  # a last resort is rare: the first comes in the 39th game
 def test_at_a_table_of_bots_the_habits_change_which_clue_and_when_to_play_a_last_resort(
     monkeypatch,
 ):
@@ -125,6 +128,6 @@ def test_swapping_the_movers_own_cards_does_not_change_a_searched_discard():
         seat = state.current_seat
         assert choose_action(view_for(other, seat), SEATS) == choose_action(view, SEATS)
         compared += 1
-        if compared == 8:
+        if compared == 4:
             break
-    assert compared == 8
+    assert compared == 4

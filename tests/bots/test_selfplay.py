@@ -1,20 +1,12 @@
-"""The self-play benchmark: a correctness check of the bot's strength, and the command."""
+"""The self-play command: runs that repeat exactly, and what it prints. How strong the bot
+is (3 bots averaged at least 18 over 200 games, with under 5% strike-outs, when that was a
+test) is measured by bench/bots.py (the self table), not checked here."""
 
 import json
-
-import pytest
 
 from games.bots.__main__ import main
 from games.bots.selfplay import selfplay
 from games.engine import GameOptions
-
-
-@pytest.mark.slow
-def test_three_bots_average_at_least_18_without_strike_outs():
-    run = selfplay(GameOptions(players=3), games=200, seed=2024)
-    assert run.games == 200
-    assert run.mean_score >= 18, run.to_dict()
-    assert run.strikeout_rate < 0.05, run.to_dict()
 
 
 def test_a_run_repeats_exactly_and_does_not_depend_on_the_number_of_processes():
