@@ -263,8 +263,12 @@ def test_an_oversized_message_is_not_stored(game, settings, caplog):
         b"\xff\xfe\x00garbage",
         b"From: x\r\nContent-Type: multipart/mixed; boundary=\r\n\r\n--\r\n",
         b"Content-Type: text/plain; charset=x-unknown\r\n\r\nplay 1",
-        # Python's own header parser raises IndexError on this one.
+        # Python's own header parser raises IndexError on this one...
         b"Content-Type: text/plain; 0*0*\r\n\r\nplay 1",
+        # ...and on a part's charset broken by a carriage return (a damaged iPhone reply,
+        # found by tests/mailplay/test_reply_text.py).
+        b"Content-Type: multipart/alternative; boundary=b\n\n"
+        b"--b\nContent-Type: text/plain;\n\tc*\rharset=utf-8\n\nplay 1\n--b--\n",
     ],
 )
 def test_malformed_messages_never_crash_and_move_nothing(game, raw):

@@ -13,7 +13,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from mailplay.reply_text import UnreadableReply, written_text
@@ -272,13 +272,21 @@ SAMPLE_BYTES = [path.read_bytes() for path in sorted(REPLIES.glob("*.eml"))]
         max_size=8,
     ),
 )
+# A carriage return inside a part's charset parameter: Python's parser raises IndexError.
+@example(raw=(REPLIES / "apple_iphone_top.eml").read_bytes(), edits=[(672, 0, b"*\r")])
 def test_damaged_messages_never_crash(raw, edits):
     data = bytearray(raw)
     for position, length, replacement in edits:
         start = position % len(data)
         data[start : start + length] = replacement
     try:
-        assert isinstance(written_text(parsed(bytes(data))), str)
+        message = parsed(bytes(data))
+    except Exception:
+        # Python's own parser gives up on a few damaged headers: the processing ignores those
+        # messages (tests/mailplay/test_processing.py: malformed messages never crash).
+        assume(False)
+    try:
+        assert isinstance(written_text(message), str)
     except UnreadableReply as unreadable:
         assert unreadable.reason
 
