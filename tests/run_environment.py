@@ -35,5 +35,9 @@ if xdist_worker and not run_prefix.endswith(f"-{xdist_worker}"):
 if not os.environ.get("REDIS_URL"):
     os.environ.setdefault("POLL_FROM_CACHE", "true")
 os.environ.setdefault("STATIC_ROOT", tempfile.mkdtemp(prefix="hanabi-static-"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hanabi_site.settings")
+os.environ["DJANGO_SETTINGS_MODULE"] = "hanabi_site.settings"
 django.setup()
+# Not left for the processes this one starts: pytest-django would read the settings in a
+# pytest-xdist worker before its conftest, so before the worker's own prefix above. Those
+# that need it (manage.py, celery -A hanabi_site) name the module themselves.
+del os.environ["DJANGO_SETTINGS_MODULE"]
