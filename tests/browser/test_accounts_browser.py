@@ -31,6 +31,7 @@ def emailed(pattern: str) -> str:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_person_signs_up_verifies_logs_out_and_comes_back_by_a_code(
     live_server, page: Page, settings

@@ -12,6 +12,7 @@ from tests.conftest import PASSWORD, make_moderator
 from tests.games.conftest import play_to_the_end, start_game
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_analysis_appears_on_the_finished_game_page(live_server, browser: Browser, alice, bob):
     game = play_to_the_end(start_game(alice, bob))

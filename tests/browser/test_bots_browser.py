@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import assert_accessible, screenshot, sign_up, take_turn
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_person_plays_a_game_with_bots_to_the_end(live_server, page: Page, settings):
     settings.BOT_MOVE_DELAY_SECONDS = 0  # the bots' tasks run at once, inside the test

@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, expect
 from tests.browser.conftest import assert_accessible, screenshot, sign_up, take_turn
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_two_people_play_a_game_to_the_end(live_server, browser: Browser, settings):
     base = live_server.url

@@ -28,6 +28,7 @@ def set_visible(page: Page, visible: bool) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_hidden_page_does_not_poll_and_catches_up_when_shown(
     live_server, browser: Browser, alice, bob

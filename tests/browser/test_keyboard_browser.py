@@ -41,6 +41,7 @@ def passes_the_turn(page: Page) -> None:
     expect(page.locator(".status-line")).to_contain_text("Waiting for", timeout=15_000)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_game_played_with_the_keyboard_only(live_server, browser: Browser, alice, bob):
     game = start_game(alice, bob)

@@ -113,6 +113,7 @@ def _check_the_table(page: Page, size: str, viewport: dict) -> None:
         assert face["width"] >= 3.4 * 16 and face["height"] >= 4.6 * 16, face
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_table_fits_a_phone_and_every_page_is_photographed(live_server, browser: Browser):
     base = live_server.url
@@ -194,6 +195,7 @@ def test_the_table_fits_a_phone_and_every_page_is_photographed(live_server, brow
         page.close()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_analysis_arriving_leaves_the_address_alone(live_server, browser: Browser):
     game = play_to_the_end(start_game(make_user("gus"), make_user("hal")))

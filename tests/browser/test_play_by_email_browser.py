@@ -34,6 +34,7 @@ def answer_newest_turn_email(page: Page, base: str, turn: int) -> None:
     expect(page.get_by_role("status")).to_contain_text("Reply sent")
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_game_to_the_end_with_one_player_moving_only_by_email(
     live_server,

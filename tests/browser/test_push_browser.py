@@ -40,6 +40,7 @@ def asgi_server(port: int, **env: str) -> Iterator[str]:
         print(output)
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)

@@ -63,6 +63,7 @@ def example_commands(message: EmailMessage) -> list[str]:
     return re.findall(r"^  (\S.*)$", block.split("Commands:", 1)[0], re.MULTILINE)
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
