@@ -84,7 +84,11 @@ def _body_parts(
     if depth <= 0 or part.get_content_maintype() == "message":
         return
     if part.get_content_maintype() != "multipart":
-        if part.get_content_disposition() != "attachment":
+        try:
+            disposition = part.get_content_disposition()
+        except Exception:  # Python's header parser raises on some damaged values (IndexError)
+            return  # a part whose headers cannot be read is not read either
+        if disposition != "attachment":
             yield part
         return
     payload = part.get_payload()
