@@ -281,6 +281,24 @@ def test_malformed_messages_never_crash_and_move_nothing(game, raw):
     assert run_due("mail_answer") == 0
 
 
+def test_a_reply_whose_only_text_has_an_unreadable_disposition_is_answered(game, mailoutbox):
+    """Python's parser raises (IndexError) on this Content-Disposition when it is read, as
+    the reply's text is looked for: the part is not read, and the answer says so."""
+    mover = current_user(game)
+    to = address_for(game, mover)
+    raw = (
+        f"From: {mover.email}\r\nTo: {to}\r\nSubject: Re: Your turn\r\n"
+        "Content-Type: text/plain\r\nContent-Disposition: ;0*0*\r\n\r\nplay 1\r\n"
+    ).encode()
+    mailoutbox.clear()
+    message = deliver(raw, to, mover.email)
+    assert message.status == InboundMessage.Status.ANSWERED
+    assert not Move.objects.exists()
+    (answer,) = answers_to(mailoutbox, mover)
+    assert "not understood" in answer.subject
+    assert "no text in it that could be read" in answer.body
+
+
 def test_a_reply_with_an_attachment_reads_its_text(game):
     from email.message import EmailMessage
 

@@ -306,6 +306,8 @@ header_values = st.lists(
     disposition=header_values,
     encoding=st.sampled_from(["base64", "quoted-printable", "8bit", "x-uuencode"]) | header_values,
 )
+# Python's parser raises IndexError on this disposition only when it is read.
+@example(content_type="text/plain", params="", disposition=";0*0*", encoding="base64")
 def test_odd_mime_headers_never_crash(content_type, params, disposition, encoding):
     raw = (
         f"Content-Type: {content_type}; {params}\nContent-Disposition: {disposition}\n"
