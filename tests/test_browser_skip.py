@@ -8,6 +8,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PLAIN_TEST = "tests/test_dev_script.py::test_emails_follow_web_port"
 BROWSER_TEST = "tests/browser/test_chromium_starts.py::test_chromium_renders_a_page"
@@ -38,6 +40,7 @@ def run_pytest(tmp_path: Path, **env: str) -> tuple[subprocess.CompletedProcess,
     return run, outcomes
 
 
+@pytest.mark.slow
 def test_without_chromium_only_the_browser_tests_are_skipped(tmp_path):
     run, outcomes = run_pytest(tmp_path)
     assert outcomes == {
@@ -50,6 +53,7 @@ def test_without_chromium_only_the_browser_tests_are_skipped(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_under_ci_a_missing_chromium_fails_the_run(tmp_path):
     run, outcomes = run_pytest(tmp_path, CI="true")
     assert outcomes["test_emails_follow_web_port"] == "passed"

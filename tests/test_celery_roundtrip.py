@@ -50,6 +50,7 @@ def filesystem_client(folder: Path) -> Celery:
     )
 
 
+@pytest.mark.slow
 def test_task_round_trip_through_the_embedded_filesystem_broker(tmp_path):
     """The default that needs no server must work across processes too."""
     client = filesystem_client(tmp_path)

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import dev
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +38,7 @@ def test_check_with_secret_key_checks_the_production_settings():
     assert "DEBUG" not in dev.check_env({"SECRET_KEY": "x" * 50})
 
 
+@pytest.mark.slow
 def test_django_check_passes_on_a_fresh_clone():
     fresh = {
         key: value

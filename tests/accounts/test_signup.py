@@ -128,7 +128,7 @@ def test_the_database_refuses_two_addresses_that_differ_only_in_case(alice):
 def test_the_verification_link_expires_after_three_days(client, settings, monkeypatch):
     import time
 
-    assert settings.ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS == 3  # as the README says
+    assert settings.ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS == 3  # as docs/SECURITY.md says
     client.post(URL, signup_data())
     (message,) = send_account_emails()
     path = url_in(message).removeprefix("http://127.0.0.1:8000")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from games.analysis import team, team_bounds, team_model
 from games.engine import GameOptions, new_game
 from games.engine.shuffle import new_deck
@@ -34,6 +36,7 @@ def _fifth_and_sixth(bounds: team_bounds.Bounds, st: tuple) -> tuple[bool, bool]
     return fifth, bounds.last_turns_impossible(st)
 
 
+@pytest.mark.slow
 def test_bounds_5_and_6_never_rule_out_a_perfect_endgame():
     rng = random.Random(18)
     checked = perfect = ruled_out = 0

@@ -113,6 +113,7 @@ def test_a_discard_that_may_be_a_last_copy_is_searched_against_the_best_clue(mon
     assert risky > 0
 
 
+@pytest.mark.slow
 def test_swapping_the_movers_own_cards_does_not_change_a_searched_discard():
     rng = random.Random(3)
     compared = 0

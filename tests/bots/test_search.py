@@ -83,6 +83,7 @@ def test_a_table_replayed_from_an_earlier_one_is_the_table_replayed_from_the_sta
     assert compared > 300
 
 
+@pytest.mark.slow
 def test_the_table_a_search_starts_from_is_left_as_it_was():
     for state, _ in endgame_positions(2, seed=3):
         view = view_for(state, state.current_seat)

@@ -14,7 +14,7 @@ the outbox sweep runs, as it would ten minutes later. Two places to be killed:
   marked sent the moment the message was accepted: nothing is sent again.
 
 OUTBOX_KILLS=20 (the default) rounds for each; the figures are printed (pytest -s) and in
-README ("Nothing lost, nothing twice").
+bench/README.md ("Nothing lost, nothing twice: the outbox").
 """
 
 import os
