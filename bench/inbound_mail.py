@@ -93,7 +93,7 @@ sys.path.insert(0, str(ROOT))
 # Django is imported inside the functions that need it: its settings read the environment,
 # which main() sets first. The engine has no Django import.
 
-from bench.services import drop_database, recreate_database  # noqa: E402
+from bench.services import add_service_arguments, drop_database, recreate_database  # noqa: E402
 from games.engine import Clue, Discard, GameOptions, GameState, Play, action_to_dict  # noqa: E402
 
 LOG_DIR = ROOT / "var" / "bench" / "inbound"
@@ -120,10 +120,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=2, help="prefork's processes")
     parser.add_argument("--repeat", type=int, default=3, help="measures; medians reported")
     parser.add_argument("--round-timeout", type=float, default=120, help="seconds per round")
-    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
-    parser.add_argument("--database", default="hanabi_bench_inbound", help="dropped, recreated")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_service_arguments(parser, database="hanabi_bench_inbound")
     args = parser.parse_args()
     args.players = [int(number) for number in args.players.split(",")]
     if args.replies < 1 or args.games < 1 or args.senders < 1 or args.repeat < 1:

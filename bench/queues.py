@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 # which main() sets first. The engine has no Django import.
 
 from bench.inbound_mail import BenchError, forget_queue, process, smtp_sink, tail  # noqa: E402
-from bench.services import drop_database, recreate_database  # noqa: E402
+from bench.services import add_service_arguments, drop_database, recreate_database  # noqa: E402
 from games.engine import Clue, GameOptions, Play, action_to_dict, new_deck  # noqa: E402
 
 POLL_SECONDS = 0.02
@@ -69,10 +69,7 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="measures per configuration")
     parser.add_argument("--analysis-seconds", type=float, default=5.0, help="each analysis")
-    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
-    parser.add_argument("--database", default="hanabi_bench_queues", help="dropped, recreated")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_service_arguments(parser, database="hanabi_bench_queues")
     args = parser.parse_args()
     if args.repeat < 1 or args.analysis_seconds <= 0:
         parser.error("--repeat must be at least 1 and --analysis-seconds positive")

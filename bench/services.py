@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 
 def _server_connection(server_url: str):
     import psycopg
@@ -37,3 +39,12 @@ def empty_broker_queue(redis_url: str) -> int:
     finally:
         client.close()
     return queued
+
+
+def add_service_arguments(parser: argparse.ArgumentParser, database: str) -> None:
+    """The options every bench on real services takes: where PostgreSQL and Redis are, the
+    throwaway database, and the output's form."""
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
+    parser.add_argument("--database", default=database, help="dropped, recreated")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
