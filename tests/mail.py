@@ -4,6 +4,10 @@ import re
 
 import pytest
 from django.core.mail import EmailMessage
+from django.utils import timezone
+
+from outbox import delivery
+from outbox.models import Outbox
 
 
 def html_body(message: EmailMessage) -> str:
@@ -39,3 +43,9 @@ def send_at_once(settings) -> None:
     `pytestmark = pytest.mark.usefixtures("send_at_once")`; their folders' conftest.py
     makes the fixture known there)."""
     settings.NOTIFY_DELAY_SECONDS = 0
+
+
+def run_due(kind: str) -> int:
+    """Run every due outbox row of one kind, as a worker would; how many did their work."""
+    rows = Outbox.objects.filter(kind=kind, done_at=None, due_at__lte=timezone.now())
+    return sum(delivery.run(pk) for pk in rows.values_list("pk", flat=True))

@@ -2,7 +2,7 @@
 team_model.py and team_search.py).
 
 The search runs on a compact copy of the rules: first it is compared with the engine action
-by action; then its answers are compared with an exhaustive search written here that uses
+by action; then its answers are compared with an exhaustive search (exhaustive.py) that uses
 only the engine (``copy``, ``legal_actions``, ``apply``) on many small endgames.
 """
 
@@ -18,6 +18,7 @@ from games.analysis.team import TeamResult, analyse_deal, best_score
 from games.engine import Card, Clue, Discard, GameOptions, Play, new_game, replay
 from games.engine.cards import deck_composition
 from games.engine.shuffle import new_deck
+from tests.analysis.exhaustive import TooBig, endgame, exhaustive
 
 # -- the compact model against the engine ----------------------------------------------------
 
@@ -91,71 +92,7 @@ def test_compact_model_any_clue_is_the_same_move():
         assert team_model.from_engine(deal, after) == compact
 
 
-# -- an exhaustive search that uses only the engine ---------------------------------------------
-
-
-class _TooBig(Exception):
-    pass
-
-
-def _engine_key(state) -> tuple:
-    """What the future depends on: all but the clue knowledge, the history and card order
-    within a hand and the discard pile (no rule reads them)."""
-    return (
-        state.turn % state.players,
-        tuple(tuple(sorted(hand)) for hand in state.hands),
-        state.cards_drawn,
-        state.fireworks,
-        state.clue_tokens,
-        state.fuses_left,
-        state.turns_left,
-        tuple(sorted(state.discards)),
-        state.end,
-    )
-
-
-def _exhaustive(state, memo: dict, limit: int) -> int:
-    if state.is_over:
-        return state.score
-    key = _engine_key(state)
-    if key in memo:
-        return memo[key]
-    if len(memo) > limit:
-        raise _TooBig
-    best = 0
-    seen = set()
-    for action in state.legal_actions():
-        child = state.copy()
-        child.apply(action)
-        child_key = _engine_key(child)
-        if child_key in seen:
-            continue
-        seen.add(child_key)
-        best = max(best, _exhaustive(child, memo, limit))
-        if best >= state.max_reachable_score:
-            break
-    memo[key] = best
-    return best
-
-
-def _endgame(options: GameOptions, seed: int, rng: random.Random, cards_left: int, p_play: float):
-    """A random game played until ``cards_left`` cards remain (it may have ended first)."""
-    state = new_game(options, seed=seed)
-    while not state.is_over and state.deck_size > cards_left:
-        legal = state.legal_actions()
-        good = [
-            a
-            for a in legal
-            if isinstance(a, Play)
-            and state.fireworks[state.card(a.card_id).suit] == state.card(a.card_id).rank - 1
-        ]
-        if good and rng.random() < p_play:
-            action = rng.choice(good)
-        else:
-            other = [a for a in legal if not isinstance(a, Play)]
-            action = rng.choice(other) if other and rng.random() < 0.97 else rng.choice(legal)
-        state.apply(action)
-    return state
+# -- against an exhaustive search that uses only the engine (tests/analysis/exhaustive.py) --
 
 
 def _random_options(rng: random.Random) -> GameOptions:
@@ -181,14 +118,14 @@ def test_exact_on_random_endgames_against_the_engine():
     checked = hard = 0
     while checked < 90:
         options = _random_options(rng)
-        state = _endgame(
+        state = endgame(
             options, rng.randrange(10**6), rng, rng.randint(0, 5), rng.choice([0.2, 0.35, 0.5])
         )
         if state.is_over:
             continue
         try:
-            truth = _exhaustive(state, {}, 4000)
-        except _TooBig:
+            truth = exhaustive(state, {}, 4000)
+        except TooBig:
             continue
         result = best_score(state, time_limit=20)
         assert result.exact, (options, state.fingerprint()[:10], truth, result)
@@ -204,12 +141,12 @@ def test_exact_on_final_rounds_and_until_perfect_endings():
     checked = 0
     while checked < 40:
         options = _random_options(rng)
-        state = _endgame(options, rng.randrange(10**6), rng, 0, rng.choice([0.3, 0.6]))
+        state = endgame(options, rng.randrange(10**6), rng, 0, rng.choice([0.3, 0.6]))
         if state.is_over:
             continue
         try:
-            truth = _exhaustive(state, {}, 4000)
-        except _TooBig:
+            truth = exhaustive(state, {}, 4000)
+        except TooBig:
             continue
         result = best_score(state, time_limit=20)
         assert result.exact and result.lower == truth, (options, truth, result)
@@ -249,7 +186,7 @@ def test_a_standard_deck_is_typically_solved_to_25():
 def test_mid_game_state():
     options = GameOptions(3)
     rng = random.Random(3)
-    state = _endgame(options, 77, rng, 20, 0.9)
+    state = endgame(options, 77, rng, 20, 0.9)
     assert not state.is_over
     result = best_score(state, time_limit=5)
     assert result.exact

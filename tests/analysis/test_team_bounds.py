@@ -14,8 +14,7 @@ import pytest
 from games.analysis import team, team_bounds, team_model
 from games.engine import GameOptions, new_game
 from games.engine.shuffle import new_deck
-
-from .test_team import _endgame, _exhaustive, _TooBig
+from tests.analysis.exhaustive import TooBig, endgame, exhaustive
 
 
 def _bounds_and_state(state) -> tuple[team_bounds.Bounds, tuple]:
@@ -43,7 +42,7 @@ def test_bounds_5_and_6_never_rule_out_a_perfect_endgame():
     started = time.perf_counter()
     while checked < 150 and time.perf_counter() - started < 60:
         options = GameOptions(rng.choice([2, 2, 3, 3, 4, 5]))
-        state = _endgame(
+        state = endgame(
             options, rng.randrange(10**6), rng, rng.randint(1, 6), rng.choice([0.3, 0.5, 0.7])
         )
         if state.is_over:
@@ -51,8 +50,8 @@ def test_bounds_5_and_6_never_rule_out_a_perfect_endgame():
         bounds, st = _bounds_and_state(state)
         fifth, sixth = _fifth_and_sixth(bounds, st)
         try:
-            truth = _exhaustive(state, {}, 3000)
-        except _TooBig:
+            truth = exhaustive(state, {}, 3000)
+        except TooBig:
             continue
         checked += 1
         assert truth <= bounds.upper(st)

@@ -6,7 +6,6 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import pytest
-from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game
@@ -14,10 +13,11 @@ from games.reply_address import reply_address
 from mailplay.inbound import receive
 from mailplay.models import InboundMessage
 from mailplay.receiver import controller
-from outbox import delivery
-from outbox.models import Outbox
 from tests.celery_helpers import free_port
-from tests.mail import send_at_once  # noqa: F401  (a fixture, for the modules that name it)
+from tests.mail import (
+    run_due,
+    send_at_once,  # noqa: F401  (a fixture, for the modules that name it)
+)
 
 
 def address_for(game: Game, user: User, turn: int | None = None) -> str:
@@ -46,12 +46,6 @@ def reply(
     else:
         message.set_content(html, subtype="html")
     return message.as_bytes()
-
-
-def run_due(kind: str) -> int:
-    """Run every due row of one kind, as a worker would; how many did their work."""
-    rows = Outbox.objects.filter(kind=kind, done_at=None, due_at__lte=timezone.now())
-    return sum(delivery.run(pk) for pk in rows.values_list("pk", flat=True))
 
 
 def deliver(raw: bytes, to: str, sender: str = "") -> InboundMessage | None:

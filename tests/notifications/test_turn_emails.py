@@ -18,19 +18,12 @@ from games.models import Game
 from games.reply_address import reply_address
 from games.services import lobby, play
 from games.text_commands import example_commands
-from outbox import delivery
 from outbox.models import Outbox
 from tests.games.conftest import current_user, play_to_the_end, start_game, user_at
-from tests.mail import html_body
+from tests.mail import html_body, run_due
 from tests.notifications.helpers import three_players_with_clues
 
 pytestmark = pytest.mark.usefixtures("send_at_once")
-
-
-def run_due(kind: str) -> int:
-    """Run every due row of one kind, as the worker would; how many did their work."""
-    rows = Outbox.objects.filter(kind=kind, done_at=None, due_at__lte=timezone.now())
-    return sum(delivery.run(pk) for pk in rows.values_list("pk", flat=True))
 
 
 def first_clue(game: Game) -> dict:
