@@ -58,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 # which main() sets first. The engine has no Django import.
 
 from bench.inbound_mail import BenchError, forget_queue, process, smtp_sink, tail  # noqa: E402
+from bench.inbound_mail import environment as inbound_environment  # noqa: E402
 from bench.services import add_service_arguments, drop_database, recreate_database  # noqa: E402
 from games.engine import Clue, GameOptions, Play, action_to_dict, new_deck  # noqa: E402
 
@@ -77,17 +78,12 @@ def parse_args() -> argparse.Namespace:
 
 
 def environment(args: argparse.Namespace, sink_port: int, queue: str) -> dict[str, str]:
-    """What this process and the workers read their settings from."""
+    """What this process and the workers read their settings from: play by email's bench's,
+    with analyses of the chosen length and bots that move at once."""
     return {
-        "DJANGO_SETTINGS_MODULE": "hanabi_site.settings",
-        "DATABASE_URL": f"{args.pg.rstrip('/')}/{args.database}",
-        "REDIS_URL": args.redis_url,
-        "EMAIL_URL": f"smtp://127.0.0.1:{sink_port}",
-        "CELERY_QUEUE": queue,
+        **inbound_environment(args, sink_port, queue),
         "ANALYSIS_TIME_LIMIT_SECONDS": str(args.analysis_seconds),
         "BOT_MOVE_DELAY_SECONDS": "0",
-        "NOTIFY_DELAY_SECONDS": "0",
-        "DEBUG": "true",
     }
 
 
