@@ -268,6 +268,14 @@ class Seat(models.Model):
     last_seen_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player's open game page last polled."
     )
+    former_users = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="former_seats",
+        help_text="Everyone who held this seat before its player (moderation's replace_seat), "
+        "kept so that a moderator who once played it cannot see its hands while the game is "
+        "played (games/permissions.py).",
+    )
     notes = models.JSONField(
         default=dict,
         blank=True,

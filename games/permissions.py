@@ -1,6 +1,8 @@
 """Who may do what to a game, asked by the pages (which buttons to show) and by the services
 (which refuse), so that the two never disagree."""
 
+from django.db.models import Q
+
 from games.models import Game
 
 
@@ -15,9 +17,17 @@ def may_extend(user, game: Game) -> bool:
     return game.is_playing() and game.turn_deadline is not None and game.creator_id == user.pk
 
 
+def ever_seated(user, game: Game) -> bool:
+    """Does this person hold a seat of the game, or did they hold one before it was given to
+    someone else (Seat.former_users)?"""
+    return game.seats.filter(Q(user=user) | Q(former_users=user)).exists()
+
+
 def may_inspect(user, game: Game) -> bool:
     """May this person see every card of the game? Moderators may, except in a game they
-    are playing: a seat at the table hides your own cards from you, whatever your role."""
+    play or once played: a seat at the table hides your own cards from you, whatever your
+    role, and giving the seat away (issue 25) must not open them to you while the game is
+    played. A finished game shows every hand to everyone."""
     if not is_moderator(user):
         return False
-    return game.is_finished() or not game.seats.filter(user=user).exists()
+    return game.is_finished() or not ever_seated(user, game)

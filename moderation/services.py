@@ -229,13 +229,25 @@ def replace_seat(
         seat = game.seats.filter(position=position).first()
         if seat is None:
             raise GameError(f"There is no seat {position + 1} in this game.")
+        # A moderator who moves their own seat could look at its hand in between (issue 25):
+        # such a change is for another moderator to make.
+        if seat.user_id == moderator.pk:
+            raise GameError("This is your own seat: ask another moderator to replace you.")
+        if seat.former_users.filter(pk=moderator.pk).exists():
+            raise GameError("You held this seat before: ask another moderator to change it.")
         before = seat.name
         if email:
             newcomer = User.objects.filter(email__iexact=email.strip()).first()
             if newcomer is None:
                 raise GameError(f"Nobody has the address {email}.")
+            if newcomer.pk == moderator.pk:
+                # A moderator may have seen every hand of the game: seated, they would know
+                # their own cards.
+                raise GameError("You cannot give a seat to yourself: ask another moderator.")
             if game.seats.filter(user=newcomer).exists():
                 raise GameError(f"{newcomer.display_name} already plays in this game.")
+            if seat.user_id is not None:
+                seat.former_users.add(seat.user_id)
             seat.user, seat.is_bot = newcomer, False
         else:
             seat.is_bot = True
