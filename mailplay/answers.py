@@ -3,17 +3,20 @@ nothing happened. Sent through the outbox (a row written with the processing), t
 seat's user, in the thread of their reply.
 
 The table is the seat's own view (games/emails.py: turn_context), as the game is when the
-answer goes: never a card its reader may not see. A reply from someone else than the seat's
-user gets a short note and no table: a forwarded turn email is no way into the game.
+answer goes: never a card its reader may not see. A reply not verified as the seat's
+user's gets a short note to that user and no table: a forwarded turn email is no way into
+the game, and nothing goes to an unverified From.
 """
 
+from accounts.game_email import may_receive_game_email
+from accounts.models import User
 from games.emails import send_game_email, turn_context
 from games.engine import event_dict
 from games.text_commands import command_help
 from lib.emails import send_email
 from mailplay import outbox_kinds
 from mailplay.models import InboundMessage
-from mailplay.processing import Answer, parsed, sender_address
+from mailplay.processing import Answer
 from outbox.models import Outbox
 from outbox.registry import handler
 
@@ -31,13 +34,12 @@ SUBJECTS = {
 def send_answer(row: Outbox) -> None:
     message = InboundMessage.objects.select_related("game").get(pk=row.payload["message"])
     answer = row.payload["answer"]
-    thread = _thread_headers(message)
-    if answer == Answer.WRONG_SENDER:
-        sender = sender_address(parsed(bytes(message.raw)))
-        send_email("mailplay/wrong_sender", sender, {"outcome": message.outcome}, headers=thread)
-        return
     game = message.game
     seat = game.seats.select_related("user").get(position=message.seat)
+    if answer == Answer.WRONG_SENDER:
+        _send_unverified_note(message, seat.user)
+        return
+    thread = _thread_headers(message)
     context = turn_context(game, seat)
     context.update(
         answer=answer,
@@ -58,10 +60,26 @@ def send_answer(row: Outbox) -> None:
     send_game_email("reply_answer", seat.user, context, headers=headers)
 
 
+def _send_unverified_note(message: InboundMessage, player: User | None) -> None:
+    """Tell the seat's player, at the address their turn email went to, that a reply came
+    that was not verified as theirs. Never to the message's From: anyone can write it, and
+    an answer there would mail a stranger (backscatter). Not in the reply's thread, whose
+    Message-ID the sender chose and the player never saw; nothing the sender wrote is
+    repeated."""
+    if player is None or not may_receive_game_email(player):
+        return  # the seat went to a bot since, or the address is not confirmed: no one to tell
+    context = {"outcome": message.outcome, "game": message.game, "turn": message.turn}
+    send_email("mailplay/wrong_sender", player.email, context, headers=_AUTOMATIC)
+
+
+# RFC 3834: an out-of-office robot does not answer an answer.
+_AUTOMATIC = {"Auto-Submitted": "auto-replied"}
+
+
 def _thread_headers(message: InboundMessage) -> dict:
     """In-Reply-To and References, so that mail clients show the answer under the reply;
     and Auto-Submitted (RFC 3834), so that an out-of-office robot does not answer it."""
-    headers = {"Auto-Submitted": "auto-replied"}
+    headers = dict(_AUTOMATIC)
     if message.message_id.startswith("<"):
         headers.update({"In-Reply-To": message.message_id, "References": message.message_id})
     return headers

@@ -14,9 +14,11 @@ only for a message whose From is the seat's user: it never logs anyone in.
 import email
 import email.policy
 import logging
+import re
 from dataclasses import dataclass
+from email import errors
+from email.header import decode_header, make_header
 from email.message import EmailMessage
-from email.utils import getaddresses
 
 from django.db import transaction
 from django.utils import timezone
@@ -46,7 +48,9 @@ class Answer:
     CHATTED = "chatted"  # only a message for the table talk
     NOT_UNDERSTOOD = "not_understood"  # no command found: the commands
     PASSED = "passed"  # the turn of this address is over: nothing can be done with it
-    WRONG_SENDER = "wrong_sender"  # not from the seat's user: nothing done, nothing shown
+    # Not verified as the seat's user's: nothing done, nothing shown, and the note goes to
+    # the seat's user (never to the unverified From).
+    WRONG_SENDER = "wrong_sender"
 
 
 @dataclass
@@ -91,13 +95,57 @@ def parsed(raw: bytes) -> EmailMessage:
     return email.message_from_bytes(raw, policy=email.policy.default)
 
 
-def sender_address(parsed_message: EmailMessage) -> str:
-    """The From address, lower-cased ("" if there is none or it cannot be read)."""
+class UntrustedSender(Exception):
+    """The From header does not name one sender beyond doubt: `reason` says why (for the log)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+# Anything written like an address: in a display name, a comment or an encoded word, it is
+# what a mail client shows as the sender, so it must be the mailbox itself or nothing.
+ADDRESS_LIKE = re.compile(r"[^\s<>()\[\]\"',;:]+@[^\s<>()\[\]\"',;:]+")
+
+
+def sole_sender(parsed_message: EmailMessage) -> str:
+    """The address of the only mailbox in the only From header, lower-cased.
+
+    Python's parser reads a forged From leniently: `bob@x <evil@y>` as bob@x, a group
+    `x: bob@x;, evil@y` as bob@x first, an encoded word that only decodes to `bob@x` as an
+    address. A mail server, DMARC and the reader's client see evil@y. So a From is taken
+    only when it is unambiguous: exactly one header, not a group, exactly one mailbox,
+    parsed without an invalid-syntax defect, and no other address written anywhere in it
+    (display name and comments, after decoding encoded words)."""
     try:
-        addresses = getaddresses([str(parsed_message.get("From", ""))])
-    except Exception:
-        return ""
-    return addresses[0][1].strip().lower() if addresses else ""
+        headers = parsed_message.get_all("From") or []
+        if len(headers) != 1:
+            raise UntrustedSender(f"{len(headers)} From headers")
+        (header,) = headers
+        groups = header.groups
+        invalid = [d for d in header.defects if isinstance(d, errors.InvalidHeaderDefect)]
+        # The parsed value drops comments: read the header as written too, and with every
+        # encoded word decoded, wherever it stands.
+        (raw,) = [value for name, value in parsed_message.raw_items() if name.lower() == "from"]
+        written = " ".join([str(header), raw, str(make_header(decode_header(raw)))])
+    except UntrustedSender:
+        raise
+    except Exception as error:
+        raise UntrustedSender(f"an unreadable From ({error.__class__.__name__})") from None
+    if invalid:
+        raise UntrustedSender(f"a malformed From ({invalid[0]})")
+    if len(groups) != 1 or groups[0].display_name is not None:
+        raise UntrustedSender("a From with several addresses or a group")
+    if len(groups[0].addresses) != 1:
+        raise UntrustedSender("a From with several addresses")
+    (mailbox,) = groups[0].addresses
+    if not mailbox.username or not mailbox.domain:
+        raise UntrustedSender("a From whose address has no domain")
+    address = mailbox.addr_spec.lower()
+    others = {found.lower().strip(".") for found in ADDRESS_LIKE.findall(written)} - {address}
+    if others:
+        raise UntrustedSender("a From whose display name or comment holds another address")
+    return address
 
 
 def is_automatic(parsed_message: EmailMessage) -> bool:
@@ -128,27 +176,35 @@ def decide(message: InboundMessage) -> Outcome:
     message.game, message.seat, message.turn = seat.game, scope.seat, scope.turn
     try:
         content = parsed(bytes(message.raw))
-        sender = sender_address(content)
     except Exception:
         return ignored(message, "unreadable message")
     if is_automatic(content):
         # An out-of-office reply would be answered "not understood", and answer our answer.
         return ignored(message, "an automatic reply (RFC 3834), not a player's")
+    if seat.user.is_suspended() or not seat.user.is_active:
+        return ignored(message, "the player's account is suspended or closed")
+    try:
+        sender = sole_sender(content)
+    except UntrustedSender as untrusted:
+        sender, why = "", untrusted.reason
+    else:
+        why = "another sender"
     if sender != seat.user.email.lower():
         logger.warning(
-            "inbound message #%s to seat %s of game %s is from %r, not the seat's user",
+            "inbound message #%s to seat %s of game %s is from %r (%s), not the seat's user",
             message.pk,
             scope.seat,
             scope.game_id,
             sender,
+            why,
         )
+        # The answer goes to the seat's player, whose turn email this address came in:
+        # never to the From, which anyone can write (an answer there would be backscatter).
         return Outcome(
             InboundMessage.Status.ANSWERED,
-            Answer.WRONG_SENDER if sender else None,
-            "This address takes moves only from the player it was sent to: nothing was done.",
+            Answer.WRONG_SENDER,
+            "A reply to your turn email could not be verified as yours: nothing was done.",
         )
-    if seat.user.is_suspended() or not seat.user.is_active:
-        return ignored(message, "the player's account is suspended or closed")
     game = seat.game
     if not game.is_playing() or game.turn != scope.turn:
         return Outcome(InboundMessage.Status.ANSWERED, Answer.PASSED, passed_text(game, scope.turn))

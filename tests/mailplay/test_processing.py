@@ -222,9 +222,10 @@ def test_a_forwarded_reply_from_someone_else_moves_nothing_and_shows_nothing(
     message = deliver(reply(to, "Mallory <MALLORY@example.org>", "play 1"), to)
     assert message.status == InboundMessage.Status.ANSWERED
     assert not Move.objects.exists()
+    # The note goes to the seat's player, never to the From anyone can write (backscatter).
     (note,) = mailoutbox
-    assert note.to == ["mallory@example.org"]
-    assert "only from the player it was sent to" in note.body
+    assert note.to == [mover.email]
+    assert "could not be verified as yours" in note.body
     assert "Fireworks" not in note.body and "slot" not in note.body
 
 
