@@ -14,20 +14,28 @@ as often as it is clicked; it dies early with a password or email change, and re
 inactive or suspended user. The pass is the token itself, checked again on every request,
 so it lives exactly as long as the link, and dies with the session (log out) or a real
 login. The caller (games) decides the prefix: this module knows nothing of games.
+
+Under its prefix a pass opens only the views marked with `allow_with_pass` (games/urls.py
+keeps that allow-list in one place), for the methods named there. Any other request
+under the prefix, such as a form that would speak or vote as the player, is answered with
+the login page, coming back to the page it was sent from, before any view runs: so a new
+address is refused to a pass until someone decides it may be opened.
 """
 
 import posixpath
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
 from django.core import signing
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render, resolve_url
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
 
@@ -39,6 +47,18 @@ SCOPED_LINK_MAX_AGE = 60 * 60 * 24 * 7
 PASSES = "accounts.scoped_passes"
 # Passes one session may hold (one person, one per prefix: a digest's games).
 MAX_PASSES = 20
+
+
+# The attribute `allow_with_pass` sets on a view: the methods a pass may use there.
+PASS_METHODS = "scoped_pass_methods"
+
+
+def allow_with_pass(view, *methods: str):
+    """Mark `view` as open to a pass's holder for `methods` (GET brings HEAD). An attribute
+    on the view itself, not a wrapper, so that async views (the push stream) stay async."""
+    allowed = set(methods) | ({"HEAD"} if "GET" in methods else set())
+    setattr(view, PASS_METHODS, frozenset(allowed))
+    return view
 
 
 @dataclass(frozen=True)
@@ -201,6 +221,37 @@ def _pass_for(request: HttpRequest, held: dict) -> ScopedPass | None:
     return None
 
 
+def _pass_allows(request: HttpRequest) -> bool:
+    """Whether the view this request goes to is marked open to a pass for its method."""
+    try:
+        match = resolve(request.path_info, getattr(request, "urlconf", None))
+    except Resolver404:
+        return False
+    return request.method in getattr(match.func, PASS_METHODS, ())
+
+
+def _page_sent_from(request: HttpRequest, granted: ScopedPass) -> str:
+    """The page a refused request came from, to come back to after logging in: the page
+    itself for a GET, else the page that sent the form (HTMX says which; a plain form has
+    its Referer) when it is one the pass opens on this site, else the pass's first page."""
+    if request.method in ("GET", "HEAD"):
+        return request.get_full_path()
+    sender = request.headers.get("HX-Current-URL") or request.headers.get("Referer") or ""
+    if url_has_allowed_host_and_scheme(sender, allowed_hosts={request.get_host()}):
+        parts = urlsplit(sender)
+        if covers(granted.prefix, parts.path):
+            return parts.path + (f"?{parts.query}" if parts.query else "")
+    return granted.prefix
+
+
+def _ask_for_login(request: HttpRequest, granted: ScopedPass) -> HttpResponse:
+    """A request the pass does not open: nothing done, the login page offered instead."""
+    url = _login_url(_page_sent_from(request, granted))
+    if request.headers.get("HX-Request") == "true":
+        return HttpResponseClientRedirect(url)  # (htmx would swap a 302's page in place)
+    return redirect(url)
+
+
 def scoped_pass_middleware(get_response):
     """Shows a pass's owner as `request.user` on the pages its prefix covers, to a visitor
     who is not logged in, with `request.scoped_pass` set. Goes after AuthenticationMiddleware.
@@ -218,6 +269,8 @@ def scoped_pass_middleware(get_response):
                 request.session.flush()
             else:
                 granted = _pass_for(request, held)
+                if granted is not None and not _pass_allows(request):
+                    return _ask_for_login(request, granted)
                 if granted is not None:
                     request.scoped_pass = granted
                     request.user = granted.user

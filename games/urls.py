@@ -1,5 +1,6 @@
 from django.urls import path
 
+from accounts.scoped import allow_with_pass
 from games.views import chat, events, lobby, lookback, notes, replay, table
 
 app_name = "games"
@@ -32,3 +33,24 @@ urlpatterns = [
     path("games/import/", replay.import_game, name="import"),
     path("replays/<int:replay_id>/<int:turn>/", replay.imported_replay, name="imported"),
 ]
+
+# What the link in a game email opens without a login (a pass, accounts/scoped.py), by the
+# names above: the game's pages to read, the poll and the push stream, a move, and muting
+# this game's emails. A forwarded email's reader gets no more than that: every other
+# address under the game (chat, notes, reports, votes, the lobby's forms, and any address
+# added later) asks for a real login. tests/accounts/test_scoped_pass_actions.py classifies
+# every name here.
+PASS_ALLOWS = {
+    "detail": ("GET",),
+    "poll": ("GET",),
+    "events": ("GET",),
+    "look_back": ("GET",),
+    "replay": ("GET",),
+    "analysis": ("GET",),
+    "export": ("GET",),
+    "move": ("POST",),
+    "mute": ("POST",),
+}
+for pattern in urlpatterns:
+    if pattern.name in PASS_ALLOWS:
+        allow_with_pass(pattern.callback, *PASS_ALLOWS[pattern.name])

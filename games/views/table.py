@@ -117,6 +117,7 @@ def _table_key(request: HttpRequest, game: Game, seat: Seat, seats: list[Seat]) 
     players' names."""
     parts = [
         request.user.pk,
+        request.scoped_pass is not None,  # a pass is offered a login, not the votes and chat
         seat.position,
         seat.is_bot,
         seat.timeouts_in_a_row,
