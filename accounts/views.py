@@ -1,18 +1,12 @@
-import logging
-
 from allauth.account import views as allauth_views
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from accounts import unsubscribe
 from accounts.forms import ProfileForm
 from accounts.models import User
-
-logger = logging.getLogger(__name__)
 
 
 @login_required
@@ -29,23 +23,6 @@ def profile(request: HttpRequest) -> HttpResponse:
     else:
         form = ProfileForm(instance=request.user)
     return render(request, "accounts/profile.html", {"form": form})
-
-
-@csrf_exempt  # mail providers POST "List-Unsubscribe=One-Click" with no session or token
-@require_http_methods(["GET", "POST"])
-def unsubscribe_from_game_emails(request: HttpRequest, token: str) -> HttpResponse:
-    """One-click unsubscribe (RFC 8058). Only a POST unsubscribes: link checkers and
-    mail scanners fetch the GET, and that must change nothing."""
-    user = unsubscribe.user_for_token(token)
-    if user is None:
-        return render(request, "accounts/unsubscribe_invalid.html", status=400)
-    if request.method == "POST":
-        if user.notify != User.Notify.NONE:
-            user.notify = User.Notify.NONE
-            user.save(update_fields=["notify"])
-            logger.info("User %s unsubscribed from game emails", user.pk)
-        return render(request, "accounts/unsubscribed.html", {"email": user.email})
-    return render(request, "accounts/unsubscribe.html", {"email": user.email})
 
 
 class TooManyAttemptsAre429:

@@ -63,7 +63,11 @@ def send_game_email(kind: str, user: User, context: dict, headers: dict | None =
     confirmed: a sign-up with someone else's address must not fill their inbox."""
     if not may_receive_game_email(user):
         return
-    unsubscribe = unsubscribe_url(user)
+    # An email about one game the recipient plays unsubscribes from that game only (issue
+    # 25); a digest, or an invitation to a game not joined yet, from every game email.
+    game = context.get("game")
+    plays_in_it = game is not None and game.seats.filter(user=user).exists()
+    unsubscribe = unsubscribe_url(user, game_id=game.pk if plays_in_it else None)
     context = {
         **context,
         "user": user,

@@ -3,11 +3,17 @@ header and in every game email's footer."""
 
 import pytest
 from django.conf import settings
-from django.core import signing
+from django.core import mail, signing
 from django.test import Client
 
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
+from games.emails import send_game_email
+from games.models import Seat
+from moderation import services as moderation
+from tests.conftest import make_moderator
+from tests.games.conftest import current_user, start_game
+from tests.mail import run_due, send_at_once  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +135,116 @@ def test_the_link_of_a_deleted_account_is_refused_politely(alice):
     response = mail_provider().post(path, ONE_CLICK_BODY, content_type=FORM_ENCODED)
     assert response.status_code == 400
     assert "This unsubscribe link is broken" in response.content.decode()
+
+
+# Issue 25: the link in an email about one game mutes that game for its player (the same
+# mute as the game page's), and its page offers every game email as a second, explicit
+# choice. The links above, made for no game, are the ones sent before: they keep doing what
+# their footer said ("Unsubscribe from game emails"), every game email off.
+
+
+def game_unsubscribe_path(user: User, game) -> str:
+    url = unsubscribe_url(user, game_id=game.pk)
+    assert url.startswith(settings.SITE_URL + "/accounts/unsubscribe/")
+    return url.removeprefix(settings.SITE_URL)
+
+
+def muted(user: User, game) -> bool:
+    return Seat.objects.get(game=game, user=user).muted
+
+
+def test_a_game_link_asks_first_offers_both_choices_and_changes_nothing(alice, bob):
+    game = start_game(alice, bob)
+    response = mail_provider().get(game_unsubscribe_path(alice, game))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"<h1>Mute game {game.pk} for alice@example.org?</h1>" in html
+    assert '<button type="submit">Mute this game</button>' in html
+    # The second choice posts to the link of every game email, as a mail program would.
+    all_games = unsubscribe_path(alice)
+    assert f'<form method="post" action="{all_games}"' in html
+    assert '<button type="submit">Stop all game emails</button>' in html
+    assert not muted(alice, game)
+    assert notify_of(alice) == User.Notify.EVERY_TURN
+
+
+def test_a_one_click_post_on_a_game_link_mutes_that_game_only(alice, bob):
+    game = start_game(alice, bob)
+    other = start_game(alice, bob, seed=99)
+    response = mail_provider().post(
+        game_unsubscribe_path(alice, game), ONE_CLICK_BODY, content_type=FORM_ENCODED
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"<h1>Emails about game {game.pk} are muted</h1>" in html
+    assert f'<form method="post" action="{unsubscribe_path(alice)}"' in html
+    assert muted(alice, game)
+    assert not muted(alice, other)
+    assert not muted(bob, game)
+    assert notify_of(alice) == User.Notify.EVERY_TURN
+    # Twice is fine.
+    mail_provider().post(
+        game_unsubscribe_path(alice, game), ONE_CLICK_BODY, content_type=FORM_ENCODED
+    )
+    assert muted(alice, game) and not muted(alice, other)
+
+
+def test_the_second_choice_on_a_game_links_page_stops_every_game_email(client, alice, bob):
+    game = start_game(alice, bob)
+    client.get(game_unsubscribe_path(alice, game))
+    client.post(unsubscribe_path(alice), {"List-Unsubscribe": "One-Click"})
+    assert notify_of(alice) == User.Notify.NONE
+
+
+def test_a_game_link_of_someone_no_longer_seated_changes_nothing_and_says_so(alice, bob, carol):
+    game = start_game(alice, bob)
+    path = game_unsubscribe_path(bob, game)
+    position = Seat.objects.get(game=game, user=bob).position
+    moderation.replace_seat(game.pk, make_moderator("maud"), "Bob left", position, carol.email)
+    response = mail_provider().post(path, ONE_CLICK_BODY, content_type=FORM_ENCODED)
+    assert response.status_code == 200
+    assert f"You no longer play in game {game.pk}" in response.content.decode()
+    assert not Seat.objects.filter(game=game, muted=True).exists()
+    assert notify_of(bob) == User.Notify.EVERY_TURN
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [[1], [1, 2, 3], ["1", 2], [1, None], "1", None],
+    ids=["short", "long", "text-user", "no-game", "text", "none"],
+)
+def test_a_signed_token_of_another_shape_is_refused(alice, payload):
+    token = signing.dumps(payload, salt="accounts.unsubscribe")
+    path = f"/accounts/unsubscribe/{token}/"
+    response = mail_provider().post(path, ONE_CLICK_BODY, content_type=FORM_ENCODED)
+    assert response.status_code == 400
+    assert notify_of(alice) == User.Notify.EVERY_TURN
+
+
+@pytest.mark.usefixtures("send_at_once")
+def test_a_turn_emails_one_click_header_mutes_its_game(alice, bob, mailoutbox):
+    game = start_game(alice, bob)
+    other = start_game(alice, bob, seed=99)
+    mover = current_user(game)
+    run_due("your_turn")
+    message = next(m for m in mailoutbox if m.subject == f"Your turn in Hanabi game {game.pk}")
+    assert message.to == [mover.email]
+    url = message.extra_headers["List-Unsubscribe"].strip("<>")
+    assert url == unsubscribe_url(mover, game_id=game.pk)
+    assert f"{url}" in message.body  # the footer's link is the same
+    mail_provider().post(
+        url.removeprefix(settings.SITE_URL), ONE_CLICK_BODY, content_type=FORM_ENCODED
+    )
+    assert muted(mover, game) and not muted(mover, other)
+    assert notify_of(mover) == User.Notify.EVERY_TURN
+
+
+def test_a_digest_about_several_games_keeps_the_link_of_every_game_email(alice, bob):
+    """An email about no single game (a digest, an invitation to a game not joined yet) has
+    the link that stops every game email: there is no one game to mute."""
+    alice.notify = User.Notify.DAILY_DIGEST
+    alice.save(update_fields=["notify"])
+    mail.outbox.clear()
+    send_game_email("digest", alice, {"links": []})
+    (message,) = mail.outbox
+    assert message.extra_headers["List-Unsubscribe"] == f"<{unsubscribe_url(alice)}>"
