@@ -31,6 +31,24 @@ CACHE_SECONDS = 300
 class SessionStore(CachedDBStore):
     cache_key_prefix = "hanabi.sessions."
 
+    # Django reads the session inside its `except AttributeError:` (no `_session_cache`
+    # yet), so a database error there was raised "during handling of" that AttributeError,
+    # and logs and error reports began with it, hiding the real cause (issue 25). Read
+    # outside that block, the database's error is the only one.
+    def _get_session(self, no_load: bool = False) -> dict:
+        self.accessed = True
+        if "_session_cache" not in self.__dict__:
+            self._session_cache = {} if self.session_key is None or no_load else self.load()
+        return self._session_cache
+
+    async def _aget_session(self, no_load: bool = False) -> dict:
+        self.accessed = True
+        if "_session_cache" not in self.__dict__:
+            self._session_cache = {} if self.session_key is None or no_load else await self.aload()
+        return self._session_cache
+
+    _session = property(_get_session)
+
     def load(self) -> dict:
         data = self._cache_call("get", self.cache_key)
         if data is not None:

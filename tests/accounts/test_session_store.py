@@ -1,11 +1,16 @@
 """accounts/sessions.py: sessions kept in the database, read from the cache; a failing cache
 is no cache, and a session stays in the cache only CACHE_SECONDS."""
 
+from unittest.mock import patch
+
 import pytest
+from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.locmem import LocMemCache
+from django.db import OperationalError
 from django.test import override_settings
 
 from accounts import sessions
@@ -109,3 +114,55 @@ def test_with_the_cache_down_a_logged_in_page_still_renders(client, django_user_
         client.force_login(user)
         assert client.get("/").status_code == 200
         assert client.get("/").context["user"] == user
+
+
+# Issue 25: with PostgreSQL refusing connections, pages answered 500 with "AttributeError:
+# 'SessionStore' object has no attribute '_session_cache'", hiding the database's error:
+# Django loads a session inside its `except AttributeError:` (no session read yet), so the
+# database's error was raised "during handling of" the AttributeError, and the logged
+# traceback and error report began with it. The database read of the session store alone
+# is made to fail here: its error must be the one raised, and the only one.
+
+
+def database_refuses(*args, **kwargs):
+    raise OperationalError("sorry, too many clients already")
+
+
+def assert_the_database_error_alone(error: BaseException) -> None:
+    assert isinstance(error, OperationalError)
+    assert "too many clients" in str(error)
+    assert error.__context__ is None and error.__cause__ is None, repr(error.__context__)
+
+
+def test_a_failing_database_read_of_a_session_raises_the_database_error(saved):
+    caches["sessions"].clear()  # so that the session is read from the database
+    store = SessionStore(saved.session_key)
+    with patch.object(SessionStore, "_get_session_from_db", database_refuses):
+        for _ in range(2):  # asked again, the store still tells the real error
+            with pytest.raises(OperationalError) as raised:
+                store["who"]
+            assert_the_database_error_alone(raised.value)
+    assert store["who"] == "alice"  # the database is back
+
+
+def test_an_async_read_of_a_session_raises_the_database_error(saved):
+    caches["sessions"].clear()
+    store = SessionStore(saved.session_key)
+    with patch.object(SessionStore, "_get_session_from_db", database_refuses):
+        with pytest.raises(OperationalError) as raised:
+            async_to_sync(store.aget)("who")
+        assert_the_database_error_alone(raised.value)
+    assert async_to_sync(store.aget)("who") == "alice"
+
+
+@override_settings(SESSION_ENGINE="accounts.sessions")  # production's, with or without Redis here
+def test_a_page_whose_session_cannot_be_read_raises_the_database_error(client, django_user_model):
+    user = django_user_model.objects.create_user("alice@example.org", "a-long-password-1")
+    client.force_login(user)
+    caches[settings.SESSION_CACHE_ALIAS].clear()
+    with (
+        patch.object(SessionStore, "_get_session_from_db", database_refuses),
+        pytest.raises(OperationalError) as raised,
+    ):
+        client.get("/accounts/profile/")
+    assert_the_database_error_alone(raised.value)
