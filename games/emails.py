@@ -72,6 +72,7 @@ def send_game_email(kind: str, user: User, context: dict, headers: dict | None =
         **context,
         "user": user,
         "unsubscribe_url": unsubscribe,
+        "unsubscribe_mutes_one_game": plays_in_it,
         "preferences_url": settings.SITE_URL + reverse("accounts:profile"),
     }
     headers = {

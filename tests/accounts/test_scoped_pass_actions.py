@@ -223,3 +223,16 @@ def test_a_logged_in_player_sees_every_form(game, mover):
     page = client.get(f"/games/{game.pk}/").content.decode()
     for action in ("chat", "note", "pause", "mute", "move"):
         assert f'action="{url_of(action, game)}"' in page
+
+
+def test_a_seat_taken_by_a_bot_offers_the_pass_a_login_not_the_reclaim_button(game, mover):
+    Seat.objects.filter(game=game, user=mover).update(is_bot=True, timeouts_in_a_row=3)
+    holder = Client()
+    holder.get(path_of(game_link(mover, game)), follow=True)
+    page = holder.get(f"/games/{game.pk}/").content.decode()
+    assert f'action="{url_of("reclaim", game)}"' not in page
+    assert "to take your seat back" in page
+    client = Client()
+    client.force_login(mover)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'action="{url_of("reclaim", game)}"' in page

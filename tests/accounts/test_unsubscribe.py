@@ -231,7 +231,8 @@ def test_a_turn_emails_one_click_header_mutes_its_game(alice, bob, mailoutbox):
     assert message.to == [mover.email]
     url = message.extra_headers["List-Unsubscribe"].strip("<>")
     assert url == unsubscribe_url(mover, game_id=game.pk)
-    assert f"{url}" in message.body  # the footer's link is the same
+    assert f"Mute this game's emails: {url}" in message.body  # the footer's link is the same
+    assert "Unsubscribe from game emails" not in message.body
     mail_provider().post(
         url.removeprefix(settings.SITE_URL), ONE_CLICK_BODY, content_type=FORM_ENCODED
     )
@@ -248,3 +249,4 @@ def test_a_digest_about_several_games_keeps_the_link_of_every_game_email(alice, 
     send_game_email("digest", alice, {"links": []})
     (message,) = mail.outbox
     assert message.extra_headers["List-Unsubscribe"] == f"<{unsubscribe_url(alice)}>"
+    assert f"Unsubscribe from game emails: {unsubscribe_url(alice)}" in message.body
