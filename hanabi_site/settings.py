@@ -325,6 +325,13 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Outbox rows done this many days ago are deleted by the nightly purge (outbox/purge.py).
 OUTBOX_KEEP_DAYS = env.int("OUTBOX_KEEP_DAYS", default=7)
+# A row claimed by a worker that vanished is run again after this many seconds; a live
+# worker's email always ends within it (outbox/delivery.py).
+OUTBOX_LEASE_SECONDS = env.int("OUTBOX_LEASE_SECONDS", default=600)
+# How long to wait for the SMTP server to answer the end of a message: RFC 5321 §4.5.3.2
+# asks for up to 10 minutes, since a server may check the message before it answers; a
+# shorter wait sends the message again. lib/emails.py keeps it inside the lease.
+SMTP_DATA_TIMEOUT_SECONDS = env.int("SMTP_DATA_TIMEOUT_SECONDS", default=420)
 
 # Games: a your-turn email waits this long and is not sent while the player's page is open;
 # a player whose time runs out this many turns in a row is replaced by a bot.

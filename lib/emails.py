@@ -21,10 +21,27 @@ from django.template.loader import render_to_string
 
 logger = logging.getLogger(__name__)
 
-# Each step of an SMTP conversation (connect, each command, the reply to the message) gives
-# up after this long unless EMAIL_TIMEOUT says otherwise: a stuck server must not hold a
-# worker past the outbox's lease, after which the row would be sent again.
+# Each step of an SMTP conversation (connect, each command) gives up after this long unless
+# EMAIL_TIMEOUT says otherwise: a stuck server must not hold a worker past the outbox's
+# lease, after which the row would be sent again. The reply to the end of the message is
+# waited for longer (smtp_data_timeout).
 SMTP_TIMEOUT_SECONDS = 30
+# Left of the lease after the last SMTP reply, for marking the row sent (retries included).
+LEASE_MARGIN_SECONDS = 60
+# What smtplib sends last: the end of the message ("." alone on a line).
+END_OF_DATA = b"\r\n.\r\n"
+
+
+def smtp_step_timeout() -> float:
+    return settings.EMAIL_TIMEOUT or SMTP_TIMEOUT_SECONDS
+
+
+def smtp_data_timeout() -> float:
+    """How long to wait for the reply to the end of a message: SMTP_DATA_TIMEOUT_SECONDS,
+    but inside the outbox's lease, which is renewed just before MAIL FROM and must outlast
+    MAIL, RCPT, DATA and the message (a step each), this wait and the marking."""
+    within_lease = settings.OUTBOX_LEASE_SECONDS - 4 * smtp_step_timeout() - LEASE_MARGIN_SECONDS
+    return max(min(settings.SMTP_DATA_TIMEOUT_SECONDS, within_lease), smtp_step_timeout())
 
 
 def _nothing() -> None:
@@ -98,7 +115,7 @@ def send_rendered(
     message_id = message_id or (outgoing.message_id if outgoing else None)
     if message_id:
         headers["Message-ID"] = message_id
-    connection = get_connection(timeout=settings.EMAIL_TIMEOUT or SMTP_TIMEOUT_SECONDS)
+    connection = get_connection(timeout=smtp_step_timeout())
     message = EmailMultiAlternatives(
         subject, text or html, to=[to], headers=headers, connection=connection
     )
@@ -109,6 +126,7 @@ def send_rendered(
     # The connection is opened here and closed after the acceptance is recorded, so that
     # the reply to QUIT (or a server that never gives one) is not part of the send.
     connection.open()
+    _wait_longer_for_the_end_of_data(connection)
     try:
         if outgoing is not None:
             outgoing.on_send()
@@ -126,3 +144,22 @@ def _close(connection) -> None:
     except Exception:
         # Sent or not, the answer is known already: a failed goodbye changes nothing.
         logger.warning("could not close the SMTP connection", exc_info=True)
+
+
+def _wait_longer_for_the_end_of_data(connection) -> None:
+    """Give the reply to the end of the message smtp_data_timeout() (RFC 5321 §4.5.3.2),
+    every other step the step timeout: a server slower than a step to answer there has the
+    message, and giving up on it would send it again."""
+    smtp = getattr(connection, "connection", None)  # smtplib.SMTP, for the SMTP backend
+    if smtp is None or getattr(smtp, "sock", None) is None:
+        return  # another backend (files, memory): nothing to wait for
+    send = smtp.send
+
+    def send_then_wait(data) -> None:
+        if smtp.sock:  # else smtplib's send says the server is gone
+            smtp.sock.settimeout(smtp_step_timeout())
+        send(data)
+        if smtp.sock and isinstance(data, bytes) and data.endswith(END_OF_DATA):
+            smtp.sock.settimeout(smtp_data_timeout())  # smtplib reads the reply next
+
+    smtp.send = send_then_wait

@@ -18,12 +18,21 @@ nothing twice").
 
 import logging
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from datetime import datetime, timedelta
 
 from celery import shared_task
-from django.db import IntegrityError, connections, router, transaction
+from django.conf import settings
+from django.db import (
+    DatabaseError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    connections,
+    router,
+    transaction,
+)
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -34,11 +43,26 @@ from outbox.registry import Retry, handler_for
 
 logger = logging.getLogger(__name__)
 
-# A claimed row whose worker vanished is retried after this long. An email's claim is
-# renewed when its SMTP conversation starts, which cannot outlast it (lib.emails gives each
-# step SMTP_TIMEOUT_SECONDS), so a live worker is never overtaken mid-send.
-CLAIM_LEASE = timedelta(minutes=10)
 MAX_ATTEMPTS = 8
+
+# Marking a row sent after a dropped connection is tried again, on a fresh connection, after
+# each of these pauses (seconds); they end well inside lib.emails.LEASE_MARGIN_SECONDS.
+MARK_SENT_RETRY_DELAYS = (0.2, 1.0, 3.0)
+
+
+def claim_lease() -> timedelta:
+    """A claimed row whose worker vanished is retried after this long (OUTBOX_LEASE_SECONDS).
+    An email's claim is renewed when its SMTP conversation starts, which cannot outlast it
+    (lib.emails bounds each step, and the wait after the message, by the lease), so a live
+    worker is never overtaken mid-send."""
+    return timedelta(seconds=settings.OUTBOX_LEASE_SECONDS)
+
+
+def __getattr__(name: str):
+    # CLAIM_LEASE, read by older callers, follows the setting as claim_lease() does.
+    if name == "CLAIM_LEASE":
+        return claim_lease()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # Rows due sooner than this are handed to Celery with a countdown; later ones wait for the
@@ -239,7 +263,7 @@ class ClaimLost(Exception):
 
 
 def _claimable(now: datetime) -> Q:
-    return Q(claimed_at=None) | Q(claimed_at__lt=now - CLAIM_LEASE)
+    return Q(claimed_at=None) | Q(claimed_at__lt=now - claim_lease())
 
 
 class _Claim:
@@ -262,10 +286,31 @@ class _Claim:
 
     def record_sent(self) -> None:
         """The server has the message: done, whoever holds the row now, before anything
-        else can fail (outside any transaction: Celery runs run() in autocommit)."""
-        Outbox.objects.filter(pk=self.row.pk, done_at=None).update(
-            done_at=timezone.now(), last_error=""
-        )
+        else can fail (outside any transaction: Celery runs run() in autocommit).
+
+        A connection that drops here would leave the row claimed, to be sent again when the
+        lease lapses: the broken connection is closed and the mark tried again on a fresh
+        one, a few times, before giving up."""
+        database = connections[router.db_for_write(Outbox)]
+        for delay in (*MARK_SENT_RETRY_DELAYS, None):
+            try:
+                Outbox.objects.filter(pk=self.row.pk, done_at=None).update(
+                    done_at=timezone.now(), last_error=""
+                )
+                return
+            except (OperationalError, InterfaceError):
+                # Inside a transaction the retry would run outside it, and a closed
+                # connection loses the transaction: only the caller can retry that.
+                if delay is None or database.in_atomic_block:
+                    raise
+                logger.warning(
+                    "outbox row %s: marking it sent failed; retrying on a fresh connection",
+                    self.row.pk,
+                    exc_info=True,
+                )
+                with suppress(DatabaseError):  # broken already: closing it forgets it
+                    database.close()
+                time.sleep(delay)
 
     def release(self, **changes) -> None:
         self._mine().update(claimed_at=None, **changes)
