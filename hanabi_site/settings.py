@@ -67,6 +67,7 @@ MIDDLEWARE = [
     # is built for a response that has no content; anything else goes on.
     "games.views.table.unchanged_poll_middleware",
     "csp.middleware.CSPMiddleware",
+    "lib.db_retry.dropped_connection_middleware",  # issue 25: retried once, or 503
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

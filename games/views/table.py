@@ -34,6 +34,7 @@ from games.views.access import game_and_seats, game_for, run_service
 from games.views.chat import chat_context
 from games.views.lobby import waiting_room
 from lib.cache_failures import failing_cache_is_no_cache
+from lib.db_retry import retried_after_a_dropped_connection
 
 log = logging.getLogger(__name__)
 
@@ -302,6 +303,7 @@ def _unchanged_poll(request: HttpRequest) -> HttpResponse | None:
     return response
 
 
+@retried_after_a_dropped_connection  # one transaction; the form's turn refuses a rerun
 @login_required
 @require_POST
 def move(request: HttpRequest, game_id: int) -> HttpResponse:
