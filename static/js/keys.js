@@ -672,8 +672,8 @@
     }
   });
 
-  document.addEventListener("htmx:afterSettle", function () {
-    showHelpButton();
+  // A choice belongs to the turn it was made on: forgotten when the table shows another.
+  function followTheTurnShown() {
     var turn = turnShown();
     if (turn !== state.turn) {
       state.turn = turn;
@@ -681,6 +681,15 @@
       forget();
       refocus = false;
     }
+  }
+
+  // At the swap, not only once it settles (htmx waits 20 ms): a key pressed in between
+  // belongs to the new turn and must not be forgotten with the old one's choice.
+  document.addEventListener("htmx:afterSwap", followTheTurnShown);
+
+  document.addEventListener("htmx:afterSettle", function () {
+    showHelpButton();
+    followTheTurnShown();
     var button = show();
     var focused = document.activeElement;
     if (refocus && button && (!focused || focused === document.body)) {

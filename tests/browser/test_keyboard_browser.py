@@ -239,3 +239,29 @@ def test_semicolon_chooses_the_teammate_to_clue(live_server, browser: Browser, a
     page.keyboard.press("Escape")
     expect(page.locator(".keys-chosen, .keys-target")).to_have_count(0)
     page.context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_key_pressed_as_the_new_turn_arrives_is_kept(live_server, browser: Browser, alice, bob):
+    """htmx settles a swapped table 20 ms after the swap; a key pressed in between belongs to
+    the new turn, and was forgotten with the old turn's choice when the table settled (seen in
+    CI). The settling is slowed here so that the keys surely fall in between."""
+    game = start_game(alice, bob)
+    base = live_server.url
+    mover, waiting = current_user(game), next(u for u in (alice, bob) if u != current_user(game))
+    first = logged_in_page(browser, base, mover)
+    second = logged_in_page(browser, base, waiting)
+    for page in (first, second):
+        page.goto(f"{base}/games/{game.pk}/")
+    second.evaluate("htmx.config.defaultSettleDelay = 1500")
+
+    key, _ = a_clue(game, "colour")
+    first.keyboard.press(key)
+    first.keyboard.press("Enter")
+    wait_for_my_turn(second)
+    second.keyboard.press("a")
+    second.keyboard.press("1")
+    second.wait_for_timeout(2000)  # past the settling
+    chosen = second.locator("button.keys-chosen")
+    expect(chosen).to_have_attribute("aria-label", "Play the card in slot 1")
