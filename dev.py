@@ -64,6 +64,9 @@ def run_env(environ: Mapping[str, str]) -> dict[str, str]:
     env.setdefault("WEB_PORT", "8000")
     env.setdefault("SITE_URL", f"http://127.0.0.1:{env['WEB_PORT']}")
     env.setdefault("INBOUND_SMTP_PORT", "8025")
+    # /dev/mail/'s reply box sends unsigned replies: take their From as written (the page
+    # says so; production's default moves only on authenticated replies).
+    env.setdefault("INBOUND_SENDER_CHECK", "from-only")
     return env
 
 

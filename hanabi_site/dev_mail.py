@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games.reply_address import token_of
+from mailplay.sender_authentication import FROM_ONLY
 
 app_name = "dev_mail"
 
@@ -118,6 +119,9 @@ def mail_detail(request: HttpRequest, name: str) -> HttpResponse:
         "stored": stored,
         "text": stored.body("plain"),
         "html": _html_for_iframe(html) if html else "",
+        # The reply box's replies are not signed: only a site that takes the From as
+        # written (dev.py run's setting) moves on them. The page says which.
+        "from_only": settings.INBOUND_SENDER_CHECK == FROM_ONLY,
     }
     return render(request, "dev/mail_detail.html", context)
 

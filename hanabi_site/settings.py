@@ -254,6 +254,14 @@ REPLY_ADDRESS_PREFIX = env.str("REPLY_ADDRESS_PREFIX", default="play")
 INBOUND_MAX_BYTES = env.int("INBOUND_MAX_BYTES", default=256 * 1024)
 # Replies processed this many days ago are deleted by the nightly purge (mailplay/purge.py).
 INBOUND_KEEP_DAYS = env.int("INBOUND_KEEP_DAYS", default=30)
+# Who may move by replying (mailplay/sender_authentication.py): "authenticated" moves only
+# for a reply whose From domain is vouched for (a DKIM signature verified here, the
+# provider's verdicts, or the Authentication-Results of a server named in
+# INBOUND_TRUSTED_AUTHSERV_IDS); "from-only" takes the From as written, for development
+# only (dev.py run sets it; /dev/mail/ says so). docs/SECURITY.md says what each way of
+# receiving mail needs.
+INBOUND_SENDER_CHECK = env.str("INBOUND_SENDER_CHECK", default="authenticated")
+INBOUND_TRUSTED_AUTHSERV_IDS = env.list("INBOUND_TRUSTED_AUTHSERV_IDS", default=[])
 # The built-in receiver (python manage.py receive_mail) listens here; /dev/mail/'s reply box
 # sends to it.
 INBOUND_SMTP_HOST = env.str("INBOUND_SMTP_HOST", default="127.0.0.1")

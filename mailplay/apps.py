@@ -8,4 +8,4 @@ class MailplayConfig(AppConfig):
     def ready(self) -> None:
         # Registers the kinds of outbox row (an inbound message, an answer) and their
         # handlers, and the inbound signal of the hosted providers' webhooks.
-        from mailplay import answers, outbox_kinds, processing, webhooks  # noqa: F401
+        from mailplay import answers, checks, outbox_kinds, processing, webhooks  # noqa: F401

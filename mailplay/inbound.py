@@ -9,7 +9,7 @@ the same bytes) is stored once.
 
 import hashlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 
@@ -51,10 +51,15 @@ def dedupe_key(raw: bytes, message_id: str) -> str:
 
 
 def receive(
-    raw: bytes, source: str, recipients: Sequence[str], sender: str = ""
+    raw: bytes,
+    source: str,
+    recipients: Sequence[str],
+    sender: str = "",
+    provider_verdicts: Mapping[str, str] | None = None,
 ) -> InboundMessage | None:
     """Store one inbound message and schedule its processing; None (with a log line) when it
-    is too big, not for a reply address, or already stored."""
+    is too big, not for a reply address, or already stored. `provider_verdicts`: what the
+    provider's webhook said of the sender's authentication (mailplay/webhooks.py)."""
     recipient = reply_recipient(recipients)
     if recipient is None:
         logger.info("inbound message from %r ignored: no reply address in %r", sender, recipients)
@@ -78,6 +83,7 @@ def receive(
                 dedupe_key=dedupe_key(raw, message_id),
                 recipient=recipient[:320],
                 sender=sender[:320],
+                provider_verdicts=dict(provider_verdicts or {}),
             )
             schedule(outbox_kinds.INBOUND_EMAIL, {"message": message.pk})
             logger.info("inbound message #%s (%s) to %s stored", message.pk, message_id, recipient)

@@ -30,6 +30,10 @@ class InboundMessage(models.Model):
     dedupe_key = models.CharField(max_length=200, unique=True)
     recipient = models.CharField(max_length=320, help_text="The reply address it was sent to.")
     sender = models.CharField(max_length=320, blank=True, help_text="The envelope sender.")
+    # What the receiving provider's webhook said of the sender's authentication (its own
+    # fields: SPF, DKIM, DMARC verdicts and the envelope sender), read by
+    # mailplay/sender_authentication.py. Empty for the built-in receiver.
+    provider_verdicts = models.JSONField(default=dict, blank=True)
     received_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED)
     processed_at = models.DateTimeField(null=True, blank=True)

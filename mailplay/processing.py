@@ -8,7 +8,8 @@ second run finds it processed and does nothing. The move itself locks the game
 (games/services/play.py), so a reply racing a web move or a timeout gives exactly one move.
 
 A reply address authorises one move of one seat in one turn (games/reply_address.py), and
-only for a message whose From is the seat's user: it never logs anyone in.
+only for a message whose From is the seat's user alone (`sole_sender`) and is authenticated
+for its domain (mailplay/sender_authentication.py): it never logs anyone in.
 """
 
 import email
@@ -29,7 +30,7 @@ from games.models import Game, Seat
 from games.reply_address import is_genuine, scope_of, token_of
 from games.services import chat, play
 from games.text_commands import NotUnderstood, Reply, read_reply
-from mailplay import outbox_kinds
+from mailplay import outbox_kinds, sender_authentication
 from mailplay.models import InboundMessage
 from mailplay.reply_text import UnreadableReply, written_text
 from outbox.delivery import schedule
@@ -189,6 +190,11 @@ def decide(message: InboundMessage) -> Outcome:
         sender, why = "", untrusted.reason
     else:
         why = "another sender"
+    if sender == seat.user.email.lower():
+        # Raises VerificationUnavailable on a DNS timeout: the outbox runs this again later.
+        authentication = sender_authentication.verdict(message, content, sender)
+        if not authentication.authenticated:
+            sender, why = "", authentication.how
     if sender != seat.user.email.lower():
         logger.warning(
             "inbound message #%s to seat %s of game %s is from %r (%s), not the seat's user",

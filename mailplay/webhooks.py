@@ -40,11 +40,14 @@ with a log line and a 200, so that the provider does not retry it.
 import base64
 import binascii
 import hashlib
+import json
 import logging
 import re
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from email.parser import BytesHeaderParser
+from email.policy import compat32
 from urllib.error import HTTPError, URLError
 from urllib.parse import urlsplit
 
@@ -119,7 +122,60 @@ def store_inbound(sender, event, esp_name: str, **kwargs) -> None:
         SOURCES.get(esp_name, InboundMessage.Source.OTHER),
         _recipients(event, esp_name),
         _sender(message),
+        provider_verdicts(event, esp_name, raw),
     )
+
+
+def provider_verdicts(event, esp_name: str, raw: bytes) -> dict[str, str]:
+    """What the provider says of the sender's authentication, in its own field names, with
+    the envelope sender (for SPF's alignment): read by mailplay/sender_authentication.py.
+    Each value comes from the provider's payload, or from a header the provider writes
+    above the message's own (the first of that name): never from anything lower, which the
+    sender wrote."""
+    esp_event = event.esp_event
+    found: dict[str, object] = {}
+    if esp_name == "Amazon SES":  # the receipt's verdicts, and mail.source (MAIL FROM)
+        receipt = esp_event.get("receipt") or {}
+        for name in ("spfVerdict", "dkimVerdict", "dmarcVerdict"):
+            verdict = receipt.get(name)
+            found[name] = verdict.get("status") if isinstance(verdict, dict) else None
+        found["envelope_from"] = (esp_event.get("mail") or {}).get("source")
+    elif esp_name == "Mailgun":  # headers Mailgun inserts at the top; sender is MAIL FROM
+        for name in ("X-Mailgun-Spf", "X-Mailgun-Dkim-Check-Result"):
+            found[name] = _first_header(esp_event.POST.get("message-headers"), raw, name)
+        found["envelope_from"] = esp_event.POST.get("sender")
+    elif esp_name == "SendGrid":  # its own fields; envelope is JSON with the MAIL FROM
+        found["dkim"] = esp_event.POST.get("dkim")
+        found["SPF"] = esp_event.POST.get("SPF")
+        with suppress(ValueError, AttributeError):
+            found["envelope_from"] = json.loads(esp_event.POST.get("envelope") or "{}").get("from")
+    elif esp_name == "Postmark":  # the Received-SPF header Postmark adds (the first)
+        headers = esp_event.get("Headers") or []
+        found["Received-SPF"] = next(
+            (
+                header.get("Value")
+                for header in headers
+                if isinstance(header, dict) and str(header.get("Name")).lower() == "received-spf"
+            ),
+            None,
+        )
+    return {name: value for name, value in found.items() if isinstance(value, str)}
+
+
+def _first_header(headers_json, raw: bytes, name: str) -> str | None:
+    """The first `name` header in Mailgun's message-headers (a JSON list of [name, value],
+    in the message's order), else in the raw message."""
+    try:
+        pairs = json.loads(headers_json) if headers_json else None
+    except ValueError:
+        pairs = None
+    if isinstance(pairs, list):
+        for pair in pairs:
+            if isinstance(pair, list) and len(pair) == 2 and str(pair[0]).lower() == name.lower():
+                return str(pair[1])
+        return None
+    value = BytesHeaderParser(policy=compat32).parsebytes(raw).get(name)
+    return str(value) if value is not None else None
 
 
 def _as_bytes(text: str) -> bytes:

@@ -18,6 +18,10 @@ from tests.mail import (
     run_due,
     send_at_once,  # noqa: F401  (a fixture, for the modules that name it)
 )
+from tests.mail_signing import (
+    dkim_dns,  # noqa: F401  (autouse: every reply here meets the stubbed DNS)
+    signed_by,
+)
 
 
 def address_for(game: Game, user: User, turn: int | None = None) -> str:
@@ -33,8 +37,11 @@ def reply(
     text: str,
     message_id: str | None = None,
     html: str | None = None,
+    signed: bool = True,
 ) -> bytes:
-    """A top-posted reply as a mail client sends it: the new text, then the quote."""
+    """A top-posted reply as a mail client sends it: the new text, then the quote; signed
+    (DKIM) for the domain of `sender`'s address, as its mail server would, unless not
+    `signed`."""
     message = EmailMessage()
     message["From"] = sender
     message["To"] = to
@@ -45,7 +52,9 @@ def reply(
         message.set_content(f"{text}\n\n{quoted}")
     else:
         message.set_content(html, subtype="html")
-    return message.as_bytes()
+    raw = message.as_bytes()
+    address = message["From"].addresses[0].addr_spec if message["From"].addresses else ""
+    return signed_by(raw, address) if signed and "@" in address else raw
 
 
 def deliver(raw: bytes, to: str, sender: str = "") -> InboundMessage | None:

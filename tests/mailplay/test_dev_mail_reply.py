@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from dev import run_env
 from games.models import Move
 from mailplay.models import InboundMessage
 from tests.celery_helpers import free_port
@@ -35,11 +36,13 @@ def test_the_reply_box_sends_the_reply_to_the_receiver_and_the_move_is_made(
     bob,
 ):
     settings.NOTIFY_DELAY_SECONDS = 0
+    settings.INBOUND_SENDER_CHECK = run_env({})["INBOUND_SENDER_CHECK"]  # as dev.py run
     game = start_game(alice, bob)
     mover = current_user(game)
     name = newest_turn_email(mail_folder, mover)
     page = client.get(f"/dev/mail/{name}/")
     assert b"Send reply" in page.content
+    assert "takes a reply's From as written" in page.content.decode()
     response = client.post(f"/dev/mail/{name}/reply/", {"text": "play 1"}, follow=True)
     assert b"Reply sent to play+" in response.content
     (message,) = InboundMessage.objects.all()
@@ -48,6 +51,28 @@ def test_the_reply_box_sends_the_reply_to_the_receiver_and_the_move_is_made(
     # The reply is threaded and quotes the turn email below the command, as clients do.
     raw = bytes(message.raw).decode()
     assert "In-Reply-To: <outbox-" in raw and "\n> Fireworks:" in raw
+
+
+def test_with_production_s_sender_check_the_page_says_its_reply_moves_nothing(
+    client,
+    settings,
+    mail_folder,  # noqa: F811
+    debug_urls,  # noqa: F811
+    receiver,
+    alice,
+    bob,
+):
+    """The default: the box's reply is not signed, so it is answered and moves nothing."""
+    settings.NOTIFY_DELAY_SECONDS = 0
+    game = start_game(alice, bob)
+    mover = current_user(game)
+    name = newest_turn_email(mail_folder, mover)
+    page = client.get(f"/dev/mail/{name}/")
+    assert "this box's reply is not signed" in page.content.decode()
+    client.post(f"/dev/mail/{name}/reply/", {"text": "play 1"})
+    (message,) = InboundMessage.objects.all()
+    assert message.status == InboundMessage.Status.ANSWERED
+    assert not Move.objects.exists()
 
 
 def test_without_a_receiver_the_page_says_so_and_nothing_moves(

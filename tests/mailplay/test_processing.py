@@ -19,6 +19,7 @@ from mailplay.processing import process
 from outbox import delivery
 from outbox.models import Outbox
 from tests.games.conftest import current_user, start_game
+from tests.mail_signing import signed_by
 from tests.mailplay.conftest import address_for, deliver, reply, run_due, send_reply
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("send_at_once")]
@@ -292,7 +293,7 @@ def test_a_reply_whose_only_text_has_an_unreadable_disposition_is_answered(game,
         "Content-Type: text/plain\r\nContent-Disposition: ;0*0*\r\n\r\nplay 1\r\n"
     ).encode()
     mailoutbox.clear()
-    message = deliver(raw, to, mover.email)
+    message = deliver(signed_by(raw, mover.email), to, mover.email)
     assert message.status == InboundMessage.Status.ANSWERED
     assert not Move.objects.exists()
     (answer,) = answers_to(mailoutbox, mover)
@@ -309,7 +310,7 @@ def test_a_reply_with_an_attachment_reads_its_text(game):
     message["From"], message["To"], message["Subject"] = mover.email, to, "Re: turn"
     message.set_content("play 1\n")
     message.add_attachment(b"\x89PNG...", maintype="image", subtype="png", filename="x.png")
-    stored = deliver(message.as_bytes(), to, mover.email)
+    stored = deliver(signed_by(message.as_bytes(), mover.email), to, mover.email)
     assert stored.status == InboundMessage.Status.MOVED
 
 
@@ -330,11 +331,11 @@ CLIENT_REPLIES = {
 
 def as_sent_to(path: Path, to: str, sender: str) -> bytes:
     """The sample with its From and To rewritten, the rest (MIME, encodings) as the client
-    wrote it."""
+    wrote it, and signed as the sender's mail server signs it."""
     message = email.message_from_bytes(path.read_bytes(), policy=email.policy.compat32)
     del message["From"], message["To"]
     message["From"], message["To"] = sender, to
-    return message.as_bytes()
+    return signed_by(message.as_bytes(), sender)
 
 
 @pytest.mark.parametrize("sample", CLIENT_REPLIES)

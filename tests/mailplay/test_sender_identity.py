@@ -10,6 +10,7 @@ from games.models import Game, Move
 from games.reply_address import reply_address
 from mailplay.models import InboundMessage
 from tests.games.conftest import current_user, start_game
+from tests.mail_signing import signed_by
 from tests.mailplay.conftest import address_for, deliver, reply
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("send_at_once")]
@@ -55,6 +56,12 @@ def with_from(raw: bytes, *froms: str) -> bytes:
     return b"\n".join(lines) + b"\n\n" + body
 
 
+def as_if_signed_for_the_player(raw: bytes, player) -> bytes:
+    """Signed for the player's own domain, as a forger sharing it (one more account at the
+    same big provider) gets their mail signed: only the From's reading refuses it."""
+    return signed_by(raw, player.email)
+
+
 def assert_refused_and_told_the_player(message, player, mailoutbox) -> None:
     assert message.status == InboundMessage.Status.ANSWERED
     assert not Move.objects.exists()
@@ -71,7 +78,12 @@ def assert_refused_and_told_the_player(message, player, mailoutbox) -> None:
 def test_a_forged_from_moves_nothing_and_nothing_goes_to_the_forger(game, mailoutbox, form):
     player = current_user(game)
     to = address_for(game, player)
-    raw = with_from(reply(to, player.email, "play 1"), forged_froms(player.email)[form])
+    raw = as_if_signed_for_the_player(
+        with_from(
+            reply(to, player.email, "play 1", signed=False), forged_froms(player.email)[form]
+        ),
+        player,
+    )
     mailoutbox.clear()
     message = deliver(raw, to, FORGER)
     assert_refused_and_told_the_player(message, player, mailoutbox)
@@ -83,7 +95,9 @@ def test_two_from_headers_are_refused(game, mailoutbox, second):
     player = current_user(game)
     to = address_for(game, player)
     froms = (player.email, player.email if second == "player" else second)
-    raw = with_from(reply(to, player.email, "play 1"), *froms)
+    raw = as_if_signed_for_the_player(
+        with_from(reply(to, player.email, "play 1", signed=False), *froms), player
+    )
     mailoutbox.clear()
     message = deliver(raw, to, FORGER)
     assert_refused_and_told_the_player(message, player, mailoutbox)
