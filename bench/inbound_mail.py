@@ -142,7 +142,13 @@ def environment(args: argparse.Namespace, sink_port: int, queue: str) -> dict[st
         # The same key everywhere: the reply addresses this process makes are the worker's.
         "SECRET_KEY": secrets.token_urlsafe(50),
         "MAIL_DOMAIN": "hanabi.example",
+        # Replies are vouched for as behind a site's own mail server (its
+        # Authentication-Results on top): the worker has no DNS here to check DKIM.
+        "INBOUND_TRUSTED_AUTHSERV_IDS": TRUSTED_MTA,
     }
+
+
+TRUSTED_MTA = "mx.bench.example"
 
 
 def free_port() -> int:
@@ -440,9 +446,10 @@ def compose(game: BenchGame, tag: str) -> Reply:
     message["Message-ID"] = message_id
     quote = "On Tue, 24 Nov 2026 at 09:12, Hanabi <hanabi@localhost> wrote:\n> play 5\n"
     message.set_content(f"{command}\n\n{quote}")
-    return Reply(
-        game, state.turn, seat, command, action, message_id, to, sender, message.as_bytes()
-    )
+    domain = sender.rpartition("@")[2]
+    verdict = f"Authentication-Results: {TRUSTED_MTA}; dmarc=pass header.from={domain}\r\n"
+    raw = verdict.encode() + message.as_bytes()
+    return Reply(game, state.turn, seat, command, action, message_id, to, sender, raw)
 
 
 def deliver(reply: Reply, port: int) -> Reply:
