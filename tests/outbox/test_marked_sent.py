@@ -4,10 +4,11 @@ than the per-step timeout to answer the end of the message is waited for (RFC 53
 §4.5.3.2), within the lease. Either way the email arrives once."""
 
 import asyncio
+import time
 from datetime import timedelta
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, connections
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -132,3 +133,74 @@ def test_the_wait_after_the_data_stays_inside_the_lease(settings):
     assert smtp_data_timeout() == 600 - 4 * 30 - 60
     settings.SMTP_DATA_TIMEOUT_SECONDS = 40
     assert smtp_data_timeout() == 40
+
+
+def backend_pid() -> int:
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def terminate(pid: int) -> None:
+    """From a connection of its own, as an administrator or a failover would."""
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+            assert cursor.fetchone()[0] is True
+    finally:
+        other.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_backend_killed_as_the_server_accepts_still_marks_the_row_sent(
+    smtp_server: LocalSMTPServer, settings, monkeypatch, alice, bob
+):
+    """No stand-in for the drop: the worker's PostgreSQL backend is terminated by the SMTP
+    server the moment it has kept the message, before it answers 250."""
+    row = unsent_your_turn_row(settings, alice, bob)
+    pid = backend_pid()
+    keep = smtp_server.handler.handle_DATA
+    killed = []
+
+    async def keep_then_kill_the_workers_backend(server, session, envelope) -> str:
+        reply = await keep(server, session, envelope)
+        if not killed:
+            await asyncio.to_thread(terminate, pid)
+            killed.append(pid)
+        return reply
+
+    monkeypatch.setattr(smtp_server.handler, "handle_DATA", keep_then_kill_the_workers_backend)
+    delivery.run(row.pk)
+    ten_minutes_later(row)
+    assert killed == [pid]
+    assert len(smtp_server.messages) == 1
+    row.refresh_from_db()
+    assert row.done_at is not None and row.last_error == "" and row.attempts == 1
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_a_server_answering_the_end_of_data_after_40_s_gets_the_email_once(
+    smtp_server: LocalSMTPServer, monkeypatch, alice, bob
+):
+    """At full scale, with the site's own timeouts (30 s a step, SMTP_DATA_TIMEOUT_SECONDS
+    for the end of the message): the server that once made every email arrive twice."""
+    row = your_turn_row(alice, bob)
+    keep = smtp_server.handler.handle_DATA
+
+    async def keep_then_answer_after_40_s(server, session, envelope) -> str:
+        reply = await keep(server, session, envelope)
+        await asyncio.sleep(40)
+        return reply
+
+    monkeypatch.setattr(smtp_server.handler, "handle_DATA", keep_then_answer_after_40_s)
+    started = time.monotonic()
+    delivery.run(row.pk)
+    assert time.monotonic() - started >= 40
+    ten_minutes_later(row)
+    assert len(smtp_server.messages) == 1
+    row.refresh_from_db()
+    assert row.done_at is not None and row.last_error == "" and row.attempts == 1
