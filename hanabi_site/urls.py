@@ -22,6 +22,10 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("", include("games.urls")),
     path("", include("moderation.urls")),
+    path("players/", include("players.urls")),
+    path("friends/", include("friends.urls")),
+    path("rematches/", include("rematches.urls")),
+    path("deals/", include("deals.urls")),
     # The old address of the login page (bookmarks, pages that name "login").
     path(
         "login/",

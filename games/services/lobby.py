@@ -4,7 +4,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import limits
+from games import limits, seat_guards
 from games.engine import GameOptions, seating_order
 from games.errors import GameError, NotAllowed
 from games.models import BotKind, ChatPolicy, Game, Invitation, Seat, TimeoutPolicy
@@ -68,6 +68,8 @@ def join_game(game_id: int, user: User, invite_code: str = "") -> Game:
             raise NotAllowed("This game is by invitation only; ask for the invitation link.")
         if game.seats.filter(user=user).exists():
             raise GameError("You already have a seat at this table.")
+        if reason := seat_guards.refusal(game, user):
+            raise NotAllowed(reason)
         seat = game.seats.filter(user=None, is_bot=False).order_by("position").first()
         if seat is None:
             raise GameError("Every seat at this table is taken.")

@@ -19,6 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from games import signals
 from games.bots import choose_action, hat
 from games.engine import (
     Action,
@@ -137,6 +138,8 @@ def apply_action(
     )
     store_summary(game, state)
     save_summary_and_bump(game)
+    if game.is_finished():
+        signals.game_finished.send(sender=Game, game=game, state=state, seats=seats)
     snapshots.keep_after_commit(game, state)
     announce.turn_changed(game, state, seats)
     return move

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RematchesConfig(AppConfig):
+    name = "rematches"
+    verbose_name = "rematches: the same table again"

@@ -1,0 +1,2 @@
+app_name = "rematches"
+urlpatterns: list = []
