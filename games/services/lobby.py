@@ -28,9 +28,11 @@ def create_game(
     bots: int = 0,
     chat_policy: str = ChatPolicy.AFTER,
     bot_kind: str = BotKind.HOUSE,
+    deck: list | None = None,
 ) -> Game:
     """A new open game with the creator in the first seat, `bots` bots (of `bot_kind`) in the
-    last seats, and the other seats empty."""
+    last seats, and the other seats empty. `deck`: an explicit deck ([[suit, rank], …], top
+    first), to play a deal again; by default the deal comes from the game's new seed."""
     if not 0 <= bots < options.players:
         raise GameError("Leave at least one seat for a person.")
     if bot_kind not in BotKind.values:
@@ -44,6 +46,7 @@ def create_game(
             turn_time_limit=turn_time_limit,
             timeout_policy=timeout_policy,
             chat_policy=chat_policy,
+            deck=deck,
         )
         first_bot = options.players - bots
         Seat.objects.bulk_create(
