@@ -193,8 +193,10 @@ def decide(message: InboundMessage) -> Outcome:
     if sender == seat.user.email.lower():
         # Raises VerificationUnavailable on a DNS timeout: the outbox runs this again later.
         authentication = sender_authentication.verdict(message, content, sender)
+        logger.info("inbound message #%s from %s: %s", message.pk, sender, authentication.how)
         if not authentication.authenticated:
-            sender, why = "", authentication.how
+            why = authentication.how
+            sender = ""
     if sender != seat.user.email.lower():
         logger.warning(
             "inbound message #%s to seat %s of game %s is from %r (%s), not the seat's user",
