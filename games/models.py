@@ -52,6 +52,14 @@ class ChatPolicy(models.TextChoices):
     DURING = "during", "During the game too"
 
 
+class SpectatorPolicy(models.TextChoices):
+    """Who, besides its players, may look at a game (games/spectators.py holds the rules)."""
+
+    NOBODY = "nobody", "Nobody: only the players ever see the game, even once it is over"
+    AFTER = "after", "After the game: a public game's replay is open to everyone"
+    DURING = "during", "During the game too: anyone may watch every hand, and never take a seat"
+
+
 class GameQuerySet(models.QuerySet):
     def locked(self, game_id: int) -> "Game":
         """The game, locked until the transaction ends (call inside transaction.atomic):
@@ -124,6 +132,12 @@ class Game(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     chat_policy = models.CharField(
         max_length=10, choices=ChatPolicy.choices, default=ChatPolicy.AFTER
+    )
+    # Before this option nobody could watch a game being played, and a finished public game's
+    # replay was open to everyone (games/views/access.py): that is AFTER, so it is the
+    # default, which every game created before the option keeps.
+    spectators = models.CharField(
+        max_length=10, choices=SpectatorPolicy.choices, default=SpectatorPolicy.AFTER
     )
     # Raised by every change to what a page of the game shows (a move, chat, the clock,
     # seats, a moderator's action), in the change's transaction: games/services/versions.py.
@@ -314,6 +328,25 @@ class MadeBy(models.TextChoices):
     PLAYER = "player", "the player"
     TIMEOUT = "timeout", "an automatic move: the player's time ran out"
     BOT = "bot", "a bot"
+
+
+class Spectator(models.Model):
+    """Someone who watched a game while it was played (games/spectators.py), every hand face
+    up: they may never take a seat at it, nor at another table dealt the same cards."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="spectator_records")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="spectated"
+    )
+    first_seen_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="spectator_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} watched game {self.game_id}"
 
 
 class Move(models.Model):
