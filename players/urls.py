@@ -1,2 +1,10 @@
+from django.urls import path
+
+from players import views
+
 app_name = "players"
-urlpatterns: list = []
+urlpatterns = [
+    path("<int:user_id>/", views.profile, name="profile"),
+    path("<int:user_id>/games/", views.history, name="history"),
+    path("privacy/", views.privacy, name="privacy"),
+]

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import signals
 from games.errors import GameError, NotAllowed
 from games.models import Game, MadeBy, TimeoutPolicy
 from games.permissions import may_extend
@@ -69,6 +70,7 @@ def _end_timed_out(game: Game) -> None:
     game.finished_at = timezone.now()
     game.turn_deadline = None
     game.save(update_fields=SUMMARY_FIELDS)
+    signals.game_finished.send(sender=Game, game=game, state=snapshots.state_of(game), seats=None)
     versions.bump(game)
     announce.game_over(game)
 

@@ -1,0 +1,70 @@
+"""The history's filters: a GET form whose choices are the player's own variants and partners."""
+
+from datetime import date, datetime, time, timedelta
+
+from django import forms
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from players.figures import TABLE_SIZES, variant_order
+
+RESULTS = [("", "any"), ("won", "won"), ("lost", "lost"), ("struck_out", "struck out")]
+
+
+class HistoryFilter(forms.Form):
+    variant = forms.ChoiceField(required=False)
+    players = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", "any")] + [(n, str(n)) for n in TABLE_SIZES],
+    )
+    partner = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
+    result = forms.ChoiceField(required=False, choices=RESULTS)
+    date_from = forms.DateField(
+        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, data, variants: list[str], partners: list[tuple[int, str]]) -> None:
+        super().__init__(data)
+        self.fields["variant"].choices = [("", "any")] + [
+            (name, name) for name in sorted(variants, key=variant_order)
+        ]
+        self.fields["partner"].choices = [("", "anyone")] + partners
+
+    def clean(self) -> dict:
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            raise forms.ValidationError("The first date comes after the last.")
+        return data
+
+    def apply(self, records: QuerySet) -> QuerySet:
+        """The records that pass the valid filters (call after is_valid())."""
+        data = self.cleaned_data
+        if data.get("variant"):
+            records = records.filter(variant=data["variant"])
+        if data.get("players"):
+            records = records.filter(player_count=data["players"])
+        if data.get("partner"):
+            records = records.filter(game__seats__user_id=data["partner"])
+        result = data.get("result")
+        if result == "won":
+            records = records.filter(won=True)
+        elif result == "lost":
+            records = records.filter(won=False)
+        elif result == "struck_out":
+            records = records.filter(struck_out=True)
+        # Whole days in the current time zone, as a range on the indexed column.
+        if data.get("date_from"):
+            records = records.filter(finished_at__gte=midnight(data["date_from"]))
+        if data.get("date_to"):
+            records = records.filter(finished_at__lt=midnight(data["date_to"] + timedelta(days=1)))
+        return records
+
+
+def midnight(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
