@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "deals.middleware.DealGamesMiddleware",  # issue 26: no other game of a deal one plays
 ]
 
 ROOT_URLCONF = "hanabi_site.urls"
