@@ -1,2 +1,11 @@
+from django.urls import path
+
+from friends import views
+
 app_name = "friends"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("add/", views.add, name="add"),
+    path("remove/", views.remove, name="remove"),
+    path("invite/<int:game_id>/", views.invite, name="invite"),
+]

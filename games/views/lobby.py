@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.models import User
 from games.errors import GameError, TooMany
 from games.forms import InviteForm, NewGameForm
 from games.models import BotKind, Game, Seat
@@ -131,10 +132,16 @@ def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRes
 
 
 def _pending_invitations(game: Game, seats: list[Seat]) -> list[str]:
-    """The addresses invited by email whose owner has not taken a seat yet."""
+    """Who was invited by email and has not taken a seat yet: a person with an account by
+    their name (a friend invited by name, friends/, must not show the inviter their
+    address), anyone else by the address typed."""
     seated = {seat.user.email.lower() for seat in seats if seat.user is not None}
     emails = game.invitations.order_by("created_at").values_list("email", flat=True)
-    return [email for email in emails if email.lower() not in seated]
+    pending = [email for email in emails if email.lower() not in seated]
+    names = dict(
+        User.objects.filter(email__in=pending, is_active=True).values_list("email", "display_name")
+    )
+    return [names.get(email, email) for email in pending]
 
 
 @login_required

@@ -81,7 +81,8 @@ def test_the_waiting_room_lists_pending_invitations_to_its_players(client, alice
     lobby.invite_by_email(game.pk, alice, bob.email)
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "friend@example.com" in page and bob.email in page
+    # A person with an account by their name: never their address (friends/, issue 26).
+    assert "friend@example.com" in page and "<li>Bob</li>" in page and bob.email not in page
     # Once the invited person has a seat, the invitation is no longer pending.
     lobby.join_game(game.pk, bob, game.invite_code)
     page = client.get(f"/games/{game.pk}/").content.decode()
