@@ -45,6 +45,8 @@ def test_each_app_registers_the_kinds_it_writes_and_the_retired_ones_are_gone():
         "suspended",
         "inbound_email",
         "mail_answer",
+        # rematches
+        "rematch_invitation",
     }
     assert registry.registered("login_link") is None
     assert registry.registered("password_reset") is None
@@ -63,6 +65,7 @@ def test_the_purge_policies_of_the_keyed_kinds_are_registered_with_them():
         "analysis": timedelta(0),
         "game_over": timedelta(0),
         "digest": timedelta(days=2),
+        "rematch_invitation": timedelta(0),
     }
 
 
