@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from deals import results, services
+from deals import game_links, results, services
 from deals.models import Deal, DealView
 from deals.seen import has_seen, playing
 from games.errors import GameError
@@ -90,6 +90,9 @@ def play(request: HttpRequest, deal_id: int) -> HttpResponse:
 @login_required
 def from_game(request: HttpRequest, game_id: int) -> HttpResponse:
     """A finished game's deal: stored and linked the first time, then its page."""
+    deal_id = game_links.deal_id_of(game_id)
+    if deal_id is not None and (game := playing(deal_id, request.user)):
+        return refused(request, game)
     game, _ = game_for(request, game_id)
     try:
         deal = services.share(game)
