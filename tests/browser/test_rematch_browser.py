@@ -61,3 +61,29 @@ def test_a_rematch_from_the_finished_game_to_the_new_one(live_server, browser: B
     assert_accessible(ann, "finished game with the rematch started")
     ann.get_by_role("link", name=f"game {rematch.game_id}").click()
     expect(ann.locator("#table")).to_be_visible()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_friends_are_offered_on_the_waiting_page(live_server, browser: Browser):
+    base = live_server.url
+    alice, bob = make_user("alice"), make_user("bob")
+    start_game(alice, bob)  # partners: a table in play
+    ann = logged_in_page(browser, base, alice)
+
+    ann.goto(f"{base}/friends/")
+    ann.get_by_role("button", name="Add Bob as a friend").click()
+    expect(ann.get_by_role("button", name="Remove Bob")).to_be_visible()
+    screenshot(ann, "friends-page")
+    assert_accessible(ann, "the friends page")
+
+    ann.goto(f"{base}/games/new/")
+    ann.get_by_role("button", name="Create the game").click()
+    ann.get_by_role("button", name="Invite Bob").click()
+    expect(ann.get_by_text("Invitation sent to Bob.")).to_be_visible()
+    expect(ann.locator(".invited")).to_have_text("Bob")
+    assert bob.email not in ann.content()
+    ann.get_by_label("Invite a friend by name").fill("Zed")
+    ann.get_by_role("button", name="Invite", exact=True).click()
+    expect(ann.get_by_text("None of your friends is called Zed.")).to_be_visible()
+    screenshot(ann, "waiting-room-friends")
+    assert_accessible(ann, "the waiting page with friends offered")
