@@ -70,6 +70,9 @@ def _new_table(old: Game, seats: list, proposer: User) -> Rematch:
         bots=len(bot_kinds),
         chat_policy=old.chat_policy,
     )
+    # Who may watch, as at the old table.
+    game.spectators = old.spectators
+    game.save(update_fields=["spectators"])
     # create_game seats house bots in the last seats: an expert bot of the old table is
     # seated again as an expert.
     first_bot = len(seats) - len(bot_kinds)

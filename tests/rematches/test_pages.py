@@ -24,6 +24,14 @@ def test_the_players_of_a_finished_game_are_offered_a_rematch(client, finished, 
     assert "Play again with the same table" in html
 
 
+def test_a_visitor_of_a_public_finished_game_is_offered_nothing(client, finished, alice, mallory):
+    Game.objects.filter(pk=finished.pk).update(visibility=Game.Visibility.PUBLIC)
+    services.propose(finished.pk, alice)
+    html = page(client, mallory, finished.get_absolute_url())
+    assert "Final score" in html
+    assert "Play again" not in html and "proposed to play again" not in html
+
+
 def test_a_click_proposes_and_opens_the_invitation_page(client, finished, alice):
     client.force_login(alice)
     response = client.post(f"/rematches/propose/{finished.pk}/", follow=True)

@@ -4,7 +4,7 @@ by page and email; it starts when all accept, or with bots when the proposer say
 import pytest
 
 from games.errors import NotAllowed
-from games.models import BotKind, Game
+from games.models import BotKind, Game, SpectatorPolicy
 from games.services import lobby
 from outbox.models import Outbox
 from rematches import services
@@ -64,6 +64,12 @@ def test_bots_fill_every_seat_not_accepted(finished, alice, bob, carol):
     assert game.is_playing()
     assert people_at(game) == {alice.pk}
     assert game.seats.filter(is_bot=True, user=None).count() == 2
+
+
+def test_who_may_watch_is_kept_too(finished, alice):
+    Game.objects.filter(pk=finished.pk).update(spectators=SpectatorPolicy.DURING)
+    rematch, _ = services.propose(finished.pk, alice)
+    assert Game.objects.get(pk=rematch.game_id).spectators == SpectatorPolicy.DURING
 
 
 def test_a_decline_after_accepting_gives_the_seat_back(finished, alice, bob):
