@@ -63,6 +63,7 @@ def test_a_rematch_from_the_finished_game_to_the_new_one(live_server, browser: B
     expect(ann.locator("#table")).to_be_visible()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_friends_are_offered_on_the_waiting_page(live_server, browser: Browser):
     base = live_server.url
