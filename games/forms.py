@@ -1,7 +1,7 @@
 from django import forms
 
 from games.engine import MULTICOLOUR_VARIANTS, GameOptions, InvalidOptions
-from games.models import TIME_LIMITS, BotKind, ChatPolicy, Game, TimeoutPolicy
+from games.models import TIME_LIMITS, BotKind, ChatPolicy, Game, SpectatorPolicy, TimeoutPolicy
 
 
 class NewGameForm(forms.Form):
@@ -87,6 +87,14 @@ class NewGameForm(forms.Form):
         initial=Game.Visibility.INVITE,
         widget=forms.RadioSelect,
     )
+    spectators = forms.ChoiceField(
+        label="Spectators",
+        choices=SpectatorPolicy.choices,
+        initial=SpectatorPolicy.AFTER,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text="A spectator sees every hand; the players never see who watches.",
+    )
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -103,6 +111,7 @@ class NewGameForm(forms.Form):
         except InvalidOptions as error:
             raise forms.ValidationError(str(error)) from None
         cleaned["chat_policy"] = cleaned.get("chat_policy") or ChatPolicy.AFTER
+        cleaned["spectators"] = cleaned.get("spectators") or SpectatorPolicy.AFTER
         if cleaned["bots"] >= cleaned["players"]:
             self.add_error("bots", "Leave at least one seat for a person: you.")
         return cleaned

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from accounts.scoped import allow_with_pass
-from games.views import chat, events, lobby, lookback, notes, replay, table
+from games.views import chat, events, lobby, lookback, notes, replay, spectate, table
 
 app_name = "games"
 urlpatterns = [
@@ -27,6 +27,8 @@ urlpatterns = [
     path("games/<int:game_id>/reclaim/", table.reclaim, name="reclaim"),
     path("games/<int:game_id>/chat/", chat.chat, name="chat"),
     path("games/<int:game_id>/as-seen/<int:turn>/", lookback.look_back, name="look_back"),
+    # Not in PASS_ALLOWS: a game email's link is a player's, and a player never watches.
+    path("games/<int:game_id>/watch/", spectate.watch, name="watch"),
     path("games/<int:game_id>/replay/<int:turn>/", replay.replay_view, name="replay"),
     path("games/<int:game_id>/analysis/", replay.analysis, name="analysis"),
     path("games/<int:game_id>/export.json", replay.export, name="export"),

@@ -17,6 +17,7 @@ from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, Game, Seat
 from games.permissions import is_moderator
 from games.services import announce, clock, versions
+from games.spectators import seat_refusal
 from moderation import outbox_kinds
 from moderation.models import ModeratorAction, Report
 from outbox.delivery import schedule
@@ -246,6 +247,8 @@ def replace_seat(
                 raise GameError("You cannot give a seat to yourself: ask another moderator.")
             if game.seats.filter(user=newcomer).exists():
                 raise GameError(f"{newcomer.display_name} already plays in this game.")
+            if seat_refusal(game, newcomer):  # they saw every hand
+                raise GameError(f"{newcomer.display_name} watched this game: they cannot play it.")
             if seat.user_id is not None:
                 seat.former_users.add(seat.user_id)
             seat.user, seat.is_bot = newcomer, False

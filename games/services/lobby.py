@@ -7,9 +7,18 @@ from accounts.models import User
 from games import limits, seat_guards
 from games.engine import GameOptions, seating_order
 from games.errors import GameError, NotAllowed
-from games.models import BotKind, ChatPolicy, Game, Invitation, Seat, TimeoutPolicy
+from games.models import (
+    BotKind,
+    ChatPolicy,
+    Game,
+    Invitation,
+    Seat,
+    SpectatorPolicy,
+    TimeoutPolicy,
+)
 from games.services import announce, snapshots, versions
 from games.services.play import store_summary
+from games.spectators import seat_refusal as refusal_to_a_spectator
 
 
 def too_late(game: Game) -> str:
@@ -29,6 +38,7 @@ def create_game(
     chat_policy: str = ChatPolicy.AFTER,
     bot_kind: str = BotKind.HOUSE,
     deck: list | None = None,
+    spectators: str = SpectatorPolicy.AFTER,
 ) -> Game:
     """A new open game with the creator in the first seat, `bots` bots (of `bot_kind`) in the
     last seats, and the other seats empty. `deck`: an explicit deck ([[suit, rank], …], top
@@ -37,6 +47,8 @@ def create_game(
         raise GameError("Leave at least one seat for a person.")
     if bot_kind not in BotKind.values:
         raise GameError("There is no such bot.")
+    if spectators not in SpectatorPolicy.values:
+        raise GameError("Choose who may watch the game.")
     with transaction.atomic():
         game = Game.objects.create(
             options=options.to_dict(),
@@ -47,6 +59,7 @@ def create_game(
             timeout_policy=timeout_policy,
             chat_policy=chat_policy,
             deck=deck,
+            spectators=spectators,
         )
         first_bot = options.players - bots
         Seat.objects.bulk_create(
@@ -71,7 +84,7 @@ def join_game(game_id: int, user: User, invite_code: str = "") -> Game:
             raise NotAllowed("This game is by invitation only; ask for the invitation link.")
         if game.seats.filter(user=user).exists():
             raise GameError("You already have a seat at this table.")
-        if reason := seat_guards.refusal(game, user):
+        if reason := refusal_to_a_spectator(game, user) or seat_guards.refusal(game, user):
             raise NotAllowed(reason)
         seat = game.seats.filter(user=None, is_bot=False).order_by("position").first()
         if seat is None:

@@ -6,11 +6,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from games.errors import GameError, NotAllowed, TooMany
 from games.models import Game, Seat
+from games.spectators import open_after_the_end
 
 
 def game_for(request: HttpRequest, game_id: int) -> tuple[Game, Seat | None]:
     """The game and the viewer's seat, or 404 when the viewer may not see it. A game in
-    progress is seen only by its players; a finished public game by everyone."""
+    progress is seen only by its players (spectators have their own page: spectate.py); a
+    finished game by everyone when its spectators option allows (games/spectators.py)."""
     game, seat, _ = game_and_seats(request, game_id)
     return game, seat
 
@@ -35,10 +37,9 @@ def game_and_seats(request: HttpRequest, game_id: int) -> tuple[Game, Seat | Non
         seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is not None:
         return game, seat, seats
-    if game.visibility == Game.Visibility.PUBLIC and game.status in (
-        Game.Status.OPEN,
-        Game.Status.FINISHED,
-    ):
+    if game.visibility == Game.Visibility.PUBLIC and game.is_open():
+        return game, None, seats
+    if game.is_finished() and open_after_the_end(game):  # the game's spectators option
         return game, None, seats
     raise Http404("No such game")
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from games import spectators
 from games.errors import GameError, TooMany
 from games.forms import InviteForm, NewGameForm
 from games.models import BotKind, Game, Seat
@@ -24,11 +25,11 @@ def home(request: HttpRequest) -> HttpResponse:
         )
         .select_related("creator")
         .order_by("-created_at")[:20],
-        "finished_games": Game.objects.filter(
-            status=Game.Status.FINISHED, visibility=Game.Visibility.PUBLIC
-        )
+        "finished_games": Game.objects.filter(spectators.OPEN_AFTER_THE_END)
+        .filter(status=Game.Status.FINISHED)
         .select_related("creator")
         .order_by("-finished_at")[:10],
+        "games_to_watch": spectators.games_to_watch(request.user)[:20],
     }
     if request.user.is_authenticated:
         active = (
@@ -83,6 +84,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             bots=form.cleaned_data["bots"],
             bot_kind=form.cleaned_data["bot_kind"],
             chat_policy=form.cleaned_data["chat_policy"],
+            spectators=form.cleaned_data["spectators"],
         )
         messages.success(request, "Game created. Invite players, then start it.")
         return redirect(game)

@@ -50,6 +50,7 @@ REFUSED = {
     "extend": {"hours": "24"},
     "reclaim": {},
     "chat": {"text": "Hello from a forwarded email"},
+    "watch": {},  # the spectator view: a player never gets it, with a pass or a login
     "moderation:report": {"reason": "Filed by whoever holds the email"},
 }
 # Not under a game's address: the pass does not cover them at all (tests/accounts/

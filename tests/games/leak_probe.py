@@ -27,6 +27,9 @@ def viewer_urls(game: Game) -> list[tuple[str, dict]]:
         (f"/games/{game.pk}/as-seen/0/", {}),  # looking back (tests/games/test_look_back.py)
         (f"/games/{game.pk}/as-seen/0/", HTMX),
         (f"/games/{game.pk}/as-seen/1/", {}),
+        # The spectator view, refused to a player (tests/spectators/): refused alike.
+        (f"/games/{game.pk}/watch/", {}),
+        (f"/games/{game.pk}/watch/?v=0", HTMX),
         ("/", {}),
     ]
 

@@ -4,14 +4,18 @@ The strongest check: two games that differ only in the viewer's own cards and th
 deck must look exactly the same to that viewer, in every response the viewer can fetch.
 """
 
+import re
+
+import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games.engine import GameOptions, action_to_dict, new_deck
-from games.models import Game
+from games.models import Game, SpectatorPolicy
 from games.services import play
 from outbox import delivery
 from outbox.models import Outbox
-from tests.games.conftest import make_user, start_game
+from tests.games.conftest import current_user, make_user, start_game
 from tests.games.leak_probe import (
     HTMX,
     SEED,
@@ -22,6 +26,7 @@ from tests.games.leak_probe import (
     normalise_email,
     same_clue,
     shown_in_text,
+    viewer_urls,
 )
 from tests.mail import html_body
 
@@ -173,3 +178,74 @@ def test_notes_on_own_cards_do_not_depend_on_the_writers_cards(client, db):
             responses.append(normalise(response.content.decode(), game))
     assert responses[:3] == responses[3:]
     assert "That card is not on the table" in responses[2]
+
+
+# -- spectators ----------------------------------------------------------------------------
+
+
+def same_but_the_deadline(page_a: str, page_b: str) -> bool:
+    """The twin games' deadlines differ by the moments between their moves (as in their
+    emails: normalise_email); the rest of the pages must not."""
+    deadline = re.compile(r'<time datetime="[^"]+">[^<]+</time> \([^;]+ left;')
+    found = [deadline.findall(page) for page in (page_a, page_b)]
+    assert len(found[0]) == len(found[1]) <= 1
+    return deadline.sub("DEADLINE", page_a) == deadline.sub("DEADLINE", page_b)
+
+
+@pytest.mark.slow
+def test_a_spectator_changes_nothing_a_player_sees_or_receives(client, db, settings, mailoutbox):
+    """Twin games, the same deal and the same moves, open to spectators: someone watches one
+    of them (the page and its poll, before and after every move) and nobody the other. Every
+    page each player can fetch and every email each gets are the same in both."""
+    settings.NOTIFY_DELAY_SECONDS = 0
+    users = [make_user(name) for name in ("ann", "ben", "cid")]
+    deck = [list(card) for card in new_deck(GameOptions(players=3), SEED)]
+    games = [start_game(*users, deck=deck, seed=SEED, turn_time_limit=24) for _ in range(2)]
+    Game.objects.filter(pk__in=[g.pk for g in games]).update(spectators=SpectatorPolicy.DURING)
+    watched, unwatched = games
+    spectator = Client()
+    spectator.force_login(make_user("sam"))
+
+    def watch() -> None:
+        page = spectator.get(f"/games/{watched.pk}/watch/")
+        assert page.status_code == 200 and page.content.count(b"data-card-id") == 15
+        assert spectator.get(f"/games/{watched.pk}/watch/?v=0", **HTMX).status_code == 200
+
+    watch()
+    for turn in range(3):
+        clue = action_to_dict(
+            next(a for a in watched.load_state().legal_actions() if type(a).__name__ == "Clue")
+        )
+        for game in games:
+            play.submit_action(game.pk, current_user(game), clue, turn)
+        watch()
+
+    emails = [_turn_emails(game, current_user(game), mailoutbox) for game in games]
+    for email_a, email_b in zip(*emails, strict=True):
+        for part_a, part_b in zip(email_a, email_b, strict=True):
+            assert normalise_email(part_a, watched) == normalise_email(part_b, unwatched)
+    for game in games:
+        game.refresh_from_db()
+    assert watched.version == unwatched.version
+    for position in range(3):
+        client.force_login(watched.seats.get(position=position).user)
+        for url_a, headers in viewer_urls(watched):
+            if url_a == "/":
+                continue  # the lobby lists both games
+            url_b = url_a.replace(f"/games/{watched.pk}/", f"/games/{unwatched.pk}/")
+            response_a, response_b = client.get(url_a, **headers), client.get(url_b, **headers)
+            assert response_a.status_code == response_b.status_code, url_a
+            assert same_but_the_deadline(
+                normalise(response_a.content.decode(), watched),
+                normalise(response_b.content.decode(), unwatched),
+            ), (position, url_a)
+        # The poll of a page showing the game now: unchanged (204) in both.
+        for game in games:
+            poll = f"/games/{game.pk}/poll/?status=playing&v={game.version}"
+            assert client.get(poll, **HTMX).status_code == 204
+    # The outbox wrote the same rows for both games: nothing more for the watched one.
+    rows = [
+        sorted(Outbox.objects.filter(payload__game=g.pk).values_list("kind", flat=True))
+        for g in games
+    ]
+    assert rows[0] == rows[1] and rows[0]
