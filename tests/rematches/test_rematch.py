@@ -2,7 +2,9 @@
 by page and email; it starts when all accept, or with bots when the proposer says so."""
 
 import pytest
+from allauth.account.models import EmailAddress
 
+from accounts.models import User
 from games.errors import NotAllowed
 from games.models import BotKind, Game, SpectatorPolicy
 from games.services import lobby
@@ -140,3 +142,22 @@ def test_a_stranger_cannot_take_a_seat_kept_for_an_invitee(with_bots, alice, bob
     with pytest.raises(NotAllowed, match="kept for a rematch"):
         lobby.join_game(rematch.game_id, alice)  # not accepted yet: the invitation page
     assert people_at(rematch.game) == {bob.pk, None}
+
+
+def test_the_invitation_email_keeps_to_each_persons_preferences(
+    finished, alice, bob, carol, mailoutbox
+):
+    User.objects.filter(pk=bob.pk).update(notify=User.Notify.NONE)
+    EmailAddress.objects.filter(user=carol).update(verified=False)
+    services.propose(finished.pk, alice)
+    assert run_due("rematch_invitation") == 2  # done, sending nothing
+    assert mailoutbox == []
+
+
+def test_the_invitation_email_can_be_unsubscribed_in_one_click(finished, alice, mailoutbox):
+    services.propose(finished.pk, alice)
+    run_due("rematch_invitation")
+    assert len(mailoutbox) == 2
+    for message in mailoutbox:
+        assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert message.extra_headers["List-Unsubscribe"].startswith("<http")
