@@ -10,6 +10,8 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options) -> None:
-        counted = rebuild_all()
-        people = len(counted.streaks)
-        self.stdout.write(f"Rebuilt the statistics of {people} players from their games.")
+        rebuilt = rebuild_all()
+        self.stdout.write(
+            f"Rebuilt the statistics of {rebuilt.people} players from their "
+            f"{rebuilt.records} finished games (one per player)."
+        )
