@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games.models import Game, Seat
+from games.models import Seat
+from games.spectators import open_after_the_end
 from players.figures import figures_of
 from players.forms import HistoryFilter
 from players.models import GameRecord, PartnerStats, PlayerProfile, VariantStats
@@ -55,9 +56,8 @@ def _rows(records, player: User, viewer: User) -> list[dict]:
     for record in records:
         game = record.game
         seats = list(game.seats.all())
-        may_open = game.visibility == Game.Visibility.PUBLIC or any(
-            seat.user_id == viewer.pk for seat in seats
-        )
+        # As games/views/access.py opens a finished game: its spectators option decides.
+        may_open = open_after_the_end(game) or any(seat.user_id == viewer.pk for seat in seats)
         rows.append(
             {
                 "record": record,
