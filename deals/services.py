@@ -83,9 +83,19 @@ def weekly_seed(monday: date) -> int:
     return int.from_bytes(digest[:8], "big") >> 1  # 63 bits, as Game.seed
 
 
+def this_week() -> date:
+    """The Monday of this week, in UTC: the same week for everyone, wherever they are."""
+    return week_of(timezone.now().date())
+
+
+def weekly_deal_if_made(day: date | None = None) -> Deal | None:
+    return Deal.objects.filter(weekly_of=week_of(day or timezone.now().date())).first()
+
+
 def weekly_deal(day: date | None = None) -> Deal:
-    """The deal of the week (UTC), the same for everyone: made by the first to ask."""
-    monday = week_of(day or timezone.now().date())
+    """The deal of the week (UTC), the same for everyone: made by the first to ask for its
+    page or to play it (the lobby only reads it, so that showing the lobby writes nothing)."""
+    monday = week_of(day or this_week())
     deal = Deal.objects.filter(weekly_of=monday).first()
     if deal is not None:
         return deal

@@ -9,4 +9,5 @@ urlpatterns = [
     path("<int:deal_id>/play/", views.play, name="play"),
     path("from-game/<int:game_id>/", views.from_game, name="from_game"),
     path("weekly/", views.weekly, name="weekly"),
+    path("weekly/play/", views.weekly_play, name="weekly_play"),
 ]

@@ -105,3 +105,8 @@ def from_game(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def weekly(request: HttpRequest) -> HttpResponse:
     return redirect(services.weekly_deal())
+
+
+@login_required
+def weekly_play(request: HttpRequest) -> HttpResponse:
+    return redirect("deals:play", services.weekly_deal().pk)

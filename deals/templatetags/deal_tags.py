@@ -24,14 +24,21 @@ def deal_links(context, game) -> str:
 
 @register.simple_tag(takes_context=True)
 def weekly_deal(context) -> str:
-    """The deal of the week on the lobby: its results, and a button to play it."""
+    """The deal of the week on the lobby: its results, and a button to play it. Read only:
+    the week's deal is made by the first to open it or play it (deals/views.py)."""
     request = context.get("request")
     user = context.get("user")
-    deal = services.weekly_deal()
-    tag_context: dict = {"deal": deal, "my_game": None, "seen": False}
-    if user is not None and user.is_authenticated:
+    deal = services.weekly_deal_if_made()
+    tag_context: dict = {
+        "deal": deal,
+        "options": services.WEEKLY_OPTIONS,
+        "my_game": None,
+        "seen": False,
+        "finished": [],
+    }
+    if deal is not None and user is not None and user.is_authenticated:
         tag_context["my_game"] = playing(deal.pk, user)
         tag_context["seen"] = has_seen(deal.pk, user)
-    if tag_context["my_game"] is None:
+    if deal is not None and tag_context["my_game"] is None:
         tag_context["finished"] = results.finished_games(deal)
     return render_to_string("deals/_weekly_deal.html", tag_context, request=request)

@@ -12,9 +12,18 @@ from tests.conftest import make_user
 
 
 def weekly_play_link(client) -> str:
+    """Where the lobby's "Play the weekly deal" leads: the week's deal's play page."""
     lobby = client.get("/").content.decode()
-    (link,) = re.findall(r'href="(/deals/\d+/play/)">Play the weekly deal', lobby)
-    return link
+    (link,) = re.findall(r'href="([^"]+)">Play the weekly deal', lobby)
+    response = client.get(link)
+    assert response.status_code == 302
+    return response["Location"]
+
+
+def test_the_lobby_alone_makes_no_deal(client, alice):
+    client.force_login(alice)
+    assert "Play the weekly deal" in client.get("/").content.decode()
+    assert not Deal.objects.exists()  # the lobby writes nothing
 
 
 def test_two_people_get_the_same_weekly_deal(client, alice, bob):
@@ -23,6 +32,7 @@ def test_two_people_get_the_same_weekly_deal(client, alice, bob):
     client.force_login(bob)
     assert weekly_play_link(client) == first
     deal = Deal.objects.get()
+    assert first == f"/deals/{deal.pk}/play/"
     assert client.get("/deals/weekly/")["Location"] == f"/deals/{deal.pk}/"
     assert deal.game_options == WEEKLY_OPTIONS and WEEKLY_OPTIONS.players == 3
     assert deal.game_options.variant_name() == WEEKLY_OPTIONS.variant_name()
