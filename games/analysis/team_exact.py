@@ -374,14 +374,13 @@ class Formula:
             for u in range(horizon)
         ]
         self.at_most(thrown, self.left + deal.players - (self.k - sum(fw)))
-        if self.k - sum(fw) == len(placed):
-            self._keep_needed(placed)
+        self._keep_needed(placed)
         self.at_least([row[horizon] for row in placed.values()], self.k - sum(fw))
 
     def _keep_needed(self, placed: dict[int, list[int]]) -> None:
-        """Redundant, for the solver's sake, when every needed card must be placed: on every
-        turn, the hands hold at most players x hand size cards, and of every needed identity
-        not placed yet whose copies are all drawn, one copy (bound 5's storage argument)."""
+        """Redundant, for the solver's sake: on every turn, the hands hold at most players x
+        hand size cards, and of every identity placed later whose copies are all drawn by
+        then, one copy (the storage argument of bounds 3 and 5)."""
         deal, st, horizon, true = self.deal, self.st, self.horizon, self.true
         capacity = deal.players * deal.hand_size
         uses: dict[int, list[list[int]]] = {c: [[] for _ in range(horizon)] for c in self.cards}
@@ -412,6 +411,7 @@ class Formula:
             for u in range(horizon):
                 self.add(
                     row[u],
+                    -row[horizon],
                     *[in_hand[c][u] for c in copies],
                     *[-drawn_by[c][u] for c in copies if drawn_by[c][u] != true],
                 )
