@@ -1,18 +1,19 @@
 """The profile's figures, updated as a game ends, in the transaction that ends it.
 
-Two games ending at once for the same person must both count. Every figure is changed by an
-UPDATE that adds to the stored value (F expressions), never by a value read earlier, and
-the players' PlayerProfile rows are locked first, in the order of their ids: the two
-transactions then take their turns person by person, and never wait for each other in
-opposite orders (a deadlock). A missing row is created first with INSERT … ON CONFLICT DO
-NOTHING, which waits for a concurrent insert of the same row rather than failing.
+Each table takes one statement, an upsert: INSERT … ON CONFLICT DO UPDATE SET played =
+played + 1, best = GREATEST(best, this score), … Two games ending at once for the same
+person both count: each adds to the row as it is when its statement gets the row's lock,
+never to a value read earlier, and a row inserted meanwhile by the other makes this one's
+insert wait for it and then update it. The rows of a statement are in the order of their
+keys (person, then partner), so two transactions lock the rows they share in the same
+order and never wait for each other in a circle (a deadlock). Four statements in all (three
+for a game with one person), whatever the number of players.
 """
 
 from collections.abc import Iterable
 from itertools import permutations
 
-from django.db.models import F, Value
-from django.db.models.functions import Greatest
+from django.db import connection
 
 from games.models import Game, Seat
 from players.models import GameRecord, PartnerStats, PlayerProfile, VariantStats
@@ -36,7 +37,6 @@ def record_finished_game(game: Game, seats: Iterable[Seat] | None = None) -> Non
     if not people:
         return
     result = Result.of(game)
-    _lock_profiles(people)
     _add_to_streaks(people, result)
     _add_to_variant_stats(game, people, result)
     _add_to_partner_stats(people, result)
@@ -48,60 +48,85 @@ def on_game_finished(sender, game: Game, seats=None, **kwargs) -> None:
     record_finished_game(game, seats)
 
 
-def _lock_profiles(people: list[int]) -> None:
-    PlayerProfile.objects.bulk_create(
-        [PlayerProfile(user_id=user_id) for user_id in people], ignore_conflicts=True
-    )
-    # ORDER BY: PostgreSQL locks the rows in the order it returns them.
-    list(
-        PlayerProfile.objects.select_for_update()
-        .filter(user_id__in=people)
-        .order_by("user_id")
-        .values_list("pk", flat=True)
-    )
+def _upsert(model, rows: list[tuple], keys: list[str], values: list[str], updates: str) -> None:
+    """INSERT these rows (`keys` then `values` columns), or where a row's keys exist already,
+    UPDATE it by `updates`, SQL in which {t} is the table (the stored row) and `excluded.x`
+    the inserted row's x."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    columns = ", ".join(keys + values)
+    one_row = "(" + ", ".join(["%s"] * len(keys + values)) + ")"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({columns}) VALUES {', '.join([one_row] * len(rows))} "
+            f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates.format(t=table)}",
+            [value for row in rows for value in row],
+        )
+
+
+def _greatest(a: str, b: str) -> str:
+    """The larger of two SQL values (SQLite's MAX of two arguments is PostgreSQL's GREATEST)."""
+    return f"{'MAX' if connection.vendor == 'sqlite' else 'GREATEST'}({a}, {b})"
 
 
 def _add_to_streaks(people: list[int], result: Result) -> None:
-    profiles = PlayerProfile.objects.filter(user_id__in=people)
-    if result.won:
-        # Both right-hand sides read the row as it was: the new best is the old current + 1.
-        profiles.update(
-            current_streak=F("current_streak") + 1,
-            best_streak=Greatest(F("best_streak"), F("current_streak") + 1),
-        )
-    else:
-        profiles.update(current_streak=0)
+    """A won game extends the current run (and the best, when it passes it); any other
+    ends it. Both right-hand sides read the row as it was before this statement."""
+    won = int(result.won)
+    _upsert(
+        PlayerProfile,
+        [(user_id, won, won, False) for user_id in people],
+        ["user_id"],
+        ["current_streak", "best_streak", "hidden"],
+        "current_streak = CASE WHEN excluded.current_streak > 0 "
+        "THEN {t}.current_streak + 1 ELSE 0 END, "
+        # excluded.best_streak is 1 for a won game: the run it extends, else 0.
+        "best_streak = "
+        + _greatest("{t}.best_streak", "{t}.current_streak + excluded.best_streak"),
+    )
 
 
 def _add_to_variant_stats(game: Game, people: list[int], result: Result) -> None:
-    where = {"variant": game.variant, "player_count": game.player_count}
-    VariantStats.objects.bulk_create(
-        [VariantStats(user_id=u, max_score=game.max_score, **where) for u in people],
-        ignore_conflicts=True,
-    )
-    VariantStats.objects.filter(user_id__in=people, **where).update(
-        played=F("played") + 1,
-        won=F("won") + int(result.won),
-        total_score=F("total_score") + result.score,
-        best_score=Greatest(F("best_score"), Value(result.score)),
-        perfect=F("perfect") + int(result.perfect),
-        strikeouts=F("strikeouts") + int(result.struck_out),
+    _upsert(
+        VariantStats,
+        [
+            (
+                user_id,
+                game.variant,
+                game.player_count,
+                game.max_score,
+                1,
+                int(result.won),
+                result.score,
+                result.score,
+                int(result.perfect),
+                int(result.struck_out),
+            )
+            for user_id in people
+        ],
+        ["user_id", "variant", "player_count"],
+        ["max_score", "played", "won", "total_score", "best_score", "perfect", "strikeouts"],
+        "played = {t}.played + 1, won = {t}.won + excluded.won, "
+        "total_score = {t}.total_score + excluded.total_score, "
+        f"best_score = {_greatest('{t}.best_score', 'excluded.best_score')}, "
+        "perfect = {t}.perfect + excluded.perfect, "
+        "strikeouts = {t}.strikeouts + excluded.strikeouts",
     )
 
 
 def _add_to_partner_stats(people: list[int], result: Result) -> None:
     if len(people) < 2:
         return
-    PartnerStats.objects.bulk_create(
-        [PartnerStats(user_id=u, partner_id=p) for u, p in permutations(people, 2)],
-        ignore_conflicts=True,
-    )
-    # Every ordered pair of the table's people, and only those (user ≠ partner).
-    PartnerStats.objects.filter(user_id__in=people, partner_id__in=people).update(
-        played=F("played") + 1,
-        won=F("won") + int(result.won),
-        total_score=F("total_score") + result.score,
-        best_score=Greatest(F("best_score"), Value(result.score)),
+    _upsert(
+        PartnerStats,
+        [  # permutations of a sorted list come sorted: by person, then partner
+            (user_id, partner_id, 1, int(result.won), result.score, result.score)
+            for user_id, partner_id in permutations(people, 2)
+        ],
+        ["user_id", "partner_id"],
+        ["played", "won", "total_score", "best_score"],
+        "played = {t}.played + 1, won = {t}.won + excluded.won, "
+        "total_score = {t}.total_score + excluded.total_score, "
+        f"best_score = {_greatest('{t}.best_score', 'excluded.best_score')}",
     )
 
 
