@@ -14,19 +14,23 @@ def invite_friends(context, game: Game) -> dict:
     user = context["request"].user
     if not user.is_authenticated or not game.is_open():
         return {"shown": False}
-    seated = set(game.seats.exclude(user=None).values_list("user_id", flat=True))
-    invited = {email.lower() for email in game.invitations.values_list("email", flat=True)}
+    # The waiting page's seats when it has them: no query.
+    seats = context.get("seats") or game.seats.all()
+    seated = {seat.user_id for seat in seats if seat.user_id is not None}
     friends = list(services.friends_of(user))
     friend_ids = {friend.pk for friend in friends}
     partners = [p for p in services.recent_partners(user) if p.pk not in friend_ids]
+    people = [person for person in friends + partners if person.pk not in seated]
+    invited = set()
+    if people:
+        invited = {email.lower() for email in game.invitations.values_list("email", flat=True)}
     people = [
         {
             "user": person,
             "friend": person.pk in friend_ids,
             "invited": person.email.lower() in invited,
         }
-        for person in friends + partners
-        if person.pk not in seated
+        for person in people
     ]
     return {
         "shown": True,

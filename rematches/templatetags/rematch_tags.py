@@ -20,7 +20,7 @@ register = template.Library()
 def rematch_offer(context, game: Game) -> dict:
     request = context.get("request")
     user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated or not game.seats.filter(user=user).exists():
+    if user is None or not user.is_authenticated or not _viewer_played(context, game, user):
         return {"shown": False}
     rematch = Rematch.objects.filter(finished_game=game).select_related("game", "proposer").first()
     if rematch is not None and rematch.game.status == Game.Status.ABORTED:
@@ -37,3 +37,13 @@ def rematch_offer(context, game: Game) -> dict:
         "scoped": getattr(request, "scoped_pass", None) is not None,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+def _viewer_played(context, game: Game, user) -> bool:
+    """Whether the viewer has a seat at the game: the page says so when it knows (the
+    replay's `viewer_played`, the table's `seat`), else one query."""
+    if "viewer_played" in context:
+        return bool(context["viewer_played"])
+    if "seat" in context:
+        return context["seat"] is not None
+    return game.seats.filter(user=user).exists()

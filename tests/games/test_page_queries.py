@@ -48,7 +48,8 @@ def test_the_waiting_room(client, alice, bob, django_assert_max_num_queries):
     client.force_login(alice)
     url = f"/games/{game.pk}/"
     client.get(url)
-    with django_assert_max_num_queries(6 + SESSION_QUERIES):
+    # 8: with the viewer's friends and recent partners, offered to invite (friends/).
+    with django_assert_max_num_queries(8 + SESSION_QUERIES):
         assert client.get(url).status_code == 200
 
 
