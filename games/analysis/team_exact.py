@@ -133,7 +133,9 @@ class Formula:
         self.clauses.append(list(literals))
 
     def at_most(self, literals: list[int], bound: int) -> None:
-        if len(literals) > bound:
+        if bound < 0:
+            self.add()  # the empty clause: impossible
+        elif len(literals) > bound:
             enc = CardEnc.atmost(literals, bound, vpool=self.pool, encoding=EncType.seqcounter)
             self.clauses.extend(enc.clauses)
 
