@@ -69,8 +69,12 @@ class TeamResult:
             "nodes": self.nodes,
             "seconds": self.seconds,
             "timed_out": self.timed_out,
-            "settled_by": self.settled_by,
-            "sat_seconds": self.sat_seconds,
+            # the second method's, once it has run (a result the search settled keeps its shape)
+            **(
+                {"settled_by": self.settled_by, "sat_seconds": self.sat_seconds}
+                if self.sat_seconds
+                else {}
+            ),
         }
 
 
@@ -157,6 +161,14 @@ def best_score(
     )
 
 
+def _compact_move(action: dict) -> tuple[int, int]:
+    if action["type"] == "play":
+        return PLAY, action["card_id"]
+    if action["type"] == "discard":
+        return DISCARD, action["card_id"]
+    return CLUE, NO_CARD
+
+
 def settle(state: GameState, result: TeamResult, time_limit: float) -> TeamResult:
     """The second method: ``result`` (``best_score`` of ``state``) with its bounds closed by
     the SAT formula of ``team_exact`` where it can within ``time_limit`` seconds.
@@ -173,10 +185,11 @@ def settle(state: GameState, result: TeamResult, time_limit: float) -> TeamResul
     if not team_exact.applies(deal, st):
         return result
     lower, upper, actions = result.lower, result.upper, result.actions
+    hint = [_compact_move(action) for action in actions]
     while lower < upper:
         k = (lower + upper + 1) // 2
         left = time_limit - (time.perf_counter() - started)
-        answer = team_exact.reaches(deal, st, k, left) if left > 0 else None
+        answer = team_exact.reaches(deal, st, k, left, hint) if left > 0 else None
         if answer is None or answer.verdict == team_exact.UNKNOWN:
             break
         if answer.verdict == team_exact.NO:
@@ -188,6 +201,7 @@ def settle(state: GameState, result: TeamResult, time_limit: float) -> TeamResul
         if game.score > upper:
             raise LineMismatch(f"a line reaching {game.score}, above the upper bound {upper}")
         lower, actions = game.score, [action_to_dict(a) for a in line]
+        hint = answer.moves
     sat_seconds = time.perf_counter() - started
     return replace(
         result,

@@ -418,6 +418,20 @@ class Formula:
                     *[-drawn_by[c][u] for c in copies if drawn_by[c][u] != true],
                 )
 
+    def phases(self, moves: list[tuple[int, int]]) -> list[int]:
+        """The literals that make the formula's turns follow ``moves``, as far as it can."""
+        literals = []
+        for u, (kind, c) in enumerate(moves[: self.horizon]):
+            literals.append(self.on[u])
+            if kind == CLUE:
+                literals.append(self.clue[u])
+                continue
+            for var in (self.act.get((kind, c, u)), self.act.get((MISPLAY, c, u))):
+                if var is not None:
+                    literals.append(var)
+                    break
+        return literals
+
     # -- reading a model ---------------------------------------------------------------------
 
     def line(self, model: list[int]) -> list[tuple[int, int]]:
@@ -436,11 +450,18 @@ class Formula:
         return moves
 
 
-def reaches(deal: Deal, st: tuple, k: int, time_limit: float) -> Answer:
-    """Whether the team can end the game with at least k from ``st`` (see ``applies``)."""
+def reaches(
+    deal: Deal, st: tuple, k: int, time_limit: float, hint: list[tuple[int, int]] | None = None
+) -> Answer:
+    """Whether the team can end the game with at least k from ``st`` (see ``applies``).
+
+    ``hint``: a line of compact moves from ``st`` (the search's best) that the solver tries
+    first: a line reaching k is often a few changes away from it."""
     started = time.perf_counter()
     formula = Formula(deal, st, k)
     with Solver(name=SOLVER, bootstrap_with=formula.clauses) as solver:
+        if hint:
+            solver.set_phases(formula.phases(hint))
         left = time_limit - (time.perf_counter() - started)
         timer = threading.Timer(max(0.0, left), solver.interrupt)
         timer.start()
