@@ -5,12 +5,15 @@ Personas (tests/conftest.py): alice creates the games, bob and carol play with h
 plays in none of them and watches; maud is a moderator.
 """
 
+from urllib.parse import urlsplit
+
 import pytest
 from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils.html import escape
 
 from games import urls as game_urls
+from games.emails import game_link
 from games.engine import GameOptions
 from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, ChatPolicy, Game, Spectator, SpectatorPolicy
@@ -345,3 +348,18 @@ def test_a_chat_message_of_the_spectator_is_refused(alice, bob, mallory):
     response = as_user(mallory).post(reverse("games:chat", args=[game.pk]), {"text": "psst"})
     assert response.status_code == 302
     assert not ChatMessage.objects.exists()
+
+
+def test_a_game_emails_link_never_opens_the_spectator_view(alice, bob):
+    """The pass a game email leaves opens the player's own pages only: the spectator view asks
+    for a real login (and a real login is refused, above)."""
+    game = watched_game(alice, bob)
+    link = urlsplit(game_link(bob, game))
+    holder = Client()
+    holder.get(link.path + (f"?{link.query}" if link.query else ""), follow=True)
+    assert holder.get(f"/games/{game.pk}/").status_code == 200  # the pass works
+    for name in SPECTATOR_URL_NAMES:
+        url = reverse(f"games:{name}", args=[game.pk])
+        response = holder.get(url)
+        assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+    assert not Spectator.objects.exists()
