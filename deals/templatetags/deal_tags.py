@@ -4,8 +4,7 @@ on the lobby (templates/games/home.html)."""
 from django import template
 from django.template.loader import render_to_string
 
-from deals import results, services
-from deals.models import DealGame
+from deals import game_links, results, services
 from deals.seen import has_seen, playing
 
 register = template.Library()
@@ -14,10 +13,10 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def deal_links(context, game) -> str:
     """Under a finished game: its deal's page, where others start a table on the same deck."""
-    link = DealGame.objects.filter(game=game).select_related("deal").first()
     return render_to_string(
         "deals/_deal_links.html",
-        {"game": game, "deal": link.deal if link else None},
+        # From the cache: the replay page draws this at every turn it steps to.
+        {"game": game, "deal_id": game_links.deal_id_of(game.pk)},
         request=context.get("request"),
     )
 

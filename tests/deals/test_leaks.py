@@ -184,3 +184,16 @@ def test_the_lobby_shows_a_player_of_the_weekly_deal_none_of_its_results(
     client.force_login(make_user("mallory"))
     lobby = client.get("/").content.decode()
     assert f"{finished.score} / 25" in lobby and "Play the weekly deal" in lobby
+
+
+def test_a_player_of_the_deal_cannot_watch_another_table_of_it(client, weekly_in_progress):
+    deal, finished, mine, viewer = weekly_in_progress
+    watched = table_on(deal.pk, *[make_user(name) for name in ("una", "vic", "wes")])
+    Game.objects.filter(pk=watched.pk).update(spectators="during")
+    client.force_login(make_user("mallory"))  # who may watch it: the comparison can fail
+    assert client.get(f"/games/{watched.pk}/watch/").status_code == 200
+    client.force_login(viewer)
+    for url in (f"/games/{watched.pk}/watch/", f"/games/{watched.pk}/"):
+        response = client.get(url)
+        assert response.status_code == 403, url
+        assert "Not while you play this deal" in response.content.decode()
