@@ -4,6 +4,7 @@ SAT formula of games/analysis/team_exact.py). Not a test: it prints figures.
 
     .venv/bin/python bench/team_exact.py --players 2,3,4,5 --decks 1000
     .venv/bin/python bench/team_exact.py --players 2 --seeds 133,375,396 --verbose
+    .venv/bin/python bench/team_exact.py --players 2,5 --decks 100 --cross-check --sat-limit 120
 
 For each player count, on the standard decks of seeds 0..decks-1 (``new_deck``): decks,
 how many ended exact, how many needed the second method, and the median / 95th percentile /
@@ -23,8 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from games.analysis.team import analyse_deal  # noqa: E402
-from games.engine import GameOptions  # noqa: E402
+from games.analysis import team_exact  # noqa: E402
+from games.analysis.team import _played_out, analyse_deal, best_score  # noqa: E402
+from games.analysis.team_model import Deal, from_engine  # noqa: E402
+from games.engine import GameOptions, new_game  # noqa: E402
 from games.engine.shuffle import new_deck  # noqa: E402
 
 
@@ -73,6 +76,50 @@ def run(players: int, seeds: list[int], search_s: float, sat_s: float, verbose: 
     }
 
 
+def cross_check(players: int, seeds: list[int], sat_s: float) -> dict:
+    """On decks the search settles (10 s), the formula must reach the same best with a line
+    the engine replays, and prove best + 1 out of reach: the two methods agree exactly."""
+    options = GameOptions(players)
+    agree, disagree, unknown, skipped, seconds = 0, [], [], 0, []
+    for seed in seeds:
+        state = new_game(options, deck=new_deck(options, seed))
+        searched = best_score(state, time_limit=10)
+        if not searched.exact:
+            skipped += 1
+            continue
+        deal = Deal(options, state.deck)
+        st = from_engine(deal, state)
+        started = time.perf_counter()
+        yes = team_exact.reaches(deal, st, searched.lower, sat_s)
+        verdicts = [yes.verdict]
+        if yes.verdict == team_exact.YES:
+            _, game = _played_out(state, yes.moves)
+            verdicts.append(game.score)
+        if searched.lower < options.max_score:
+            verdicts.append(team_exact.reaches(deal, st, searched.lower + 1, sat_s).verdict)
+        seconds.append(time.perf_counter() - started)
+        expected = [team_exact.YES, searched.lower]
+        if searched.lower < options.max_score:
+            expected.append(team_exact.NO)
+        if verdicts == expected:
+            agree += 1
+        elif team_exact.UNKNOWN in verdicts:
+            unknown.append(seed)
+        else:
+            disagree.append(seed)
+            print(f"  {players}p seed {seed}: {verdicts} != {expected}", file=sys.stderr)
+    return {
+        "players": players,
+        "decks": len(seeds),
+        "agree": agree,
+        "disagree": disagree,
+        "unknown": unknown,
+        "search_open": skipped,
+        "median_s": statistics.median(seconds),
+        "max_s": max(seconds),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", default="2", help="a player count or a list: 2,3,4,5")
@@ -81,9 +128,16 @@ def main() -> None:
     parser.add_argument("--search-limit", type=float, default=1.0, help="the search's seconds")
     parser.add_argument("--sat-limit", type=float, default=300.0, help="the second method's")
     parser.add_argument("--json", action="store_true", help="one JSON object per player count")
+    parser.add_argument(
+        "--cross-check", action="store_true", help="the formula against the search (JSON)"
+    )
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else list(range(args.decks))
+    if args.cross_check:
+        for players in [int(p) for p in args.players.split(",")]:
+            print(json.dumps(cross_check(players, seeds, args.sat_limit)), flush=True)
+        return
     if not args.json:
         print(
             f"Python {platform.python_version()}, search {args.search_limit:g} s, "
