@@ -363,3 +363,18 @@ def test_a_game_emails_link_never_opens_the_spectator_view(alice, bob):
         response = holder.get(url)
         assert response.status_code == 302 and response.url.startswith("/accounts/login/")
     assert not Spectator.objects.exists()
+
+
+def test_the_players_are_told_when_spectators_may_watch(alice, bob):
+    """The option, never who watches: the same for every game with this option."""
+    told = "Open to spectators: anyone who does not play may watch"
+    open_game = watched_game(alice, bob)
+    closed_game = watched_game(alice, bob, spectators=SpectatorPolicy.AFTER)
+    client = as_user(alice)
+    assert told in client.get(f"/games/{open_game.pk}/").content.decode()
+    assert told not in client.get(f"/games/{closed_game.pk}/").content.decode()
+    waiting = lobby.create_game(
+        alice, GameOptions(players=2), Game.Visibility.INVITE, spectators=SpectatorPolicy.DURING
+    )
+    page = client.get(f"/games/{waiting.pk}/").content.decode()
+    assert "open to spectators during play" in page
