@@ -23,6 +23,7 @@ from players.models import GameRecord, PartnerStats, PlayerProfile, VariantStats
 
 LAST_GAMES = 10
 PER_PAGE = 25
+PARTNER_CHOICES = 50
 
 
 def _player(user_id: int) -> tuple[User, PlayerProfile]:
@@ -95,12 +96,9 @@ def history(request: HttpRequest, user_id: int) -> HttpResponse:
     if private := _private(request, player, player_profile):
         return private
     variants = VariantStats.objects.filter(user=player).values_list("variant", flat=True)
-    partners = (
-        PartnerStats.objects.filter(user=player)
-        .order_by("partner__display_name", "partner_id")
-        .values_list("partner_id", "partner__display_name")
+    filters = HistoryFilter(
+        request.GET or None, sorted(set(variants)), _partner_choices(player, request.GET)
     )
-    filters = HistoryFilter(request.GET or None, sorted(set(variants)), list(partners))
     records = _records(player)
     if filters.is_bound and filters.is_valid():
         records = filters.apply(records)
@@ -118,6 +116,19 @@ def history(request: HttpRequest, user_id: int) -> HttpResponse:
             "query": query.urlencode(),
         },
     )
+
+
+def _partner_choices(player: User, query) -> list[tuple[int, str]]:
+    """The partner filter's choices: the most frequent partners (a long-time player has
+    thousands, too many for a list), and the one asked for if they are another partner."""
+    partners = PartnerStats.objects.filter(user=player).values_list(
+        "partner_id", "partner__display_name"
+    )
+    choices = list(partners.order_by("-played", "partner_id")[:PARTNER_CHOICES])
+    asked = query.get("partner", "")
+    if asked.isdigit() and int(asked) not in {pk for pk, _ in choices}:
+        choices += list(partners.filter(partner_id=int(asked)))
+    return sorted(choices, key=lambda choice: (choice[1].casefold(), choice[0]))
 
 
 @require_POST

@@ -11,6 +11,8 @@ from django.utils import timezone
 from games.engine import End
 from games.models import Game
 from players.models import PlayerProfile
+from players.views import PARTNER_CHOICES
+from tests.conftest import make_user
 from tests.games.conftest import start_game
 from tests.players.helpers import finished_game
 
@@ -188,3 +190,19 @@ def test_the_history_is_paged_and_keeps_its_filters(alice, bob, mallory):
 def test_the_lobby_links_to_my_profile(alice):
     page = client_of(alice).get("/").content.decode()
     assert f'href="/players/{alice.pk}/"' in page
+
+
+@pytest.mark.django_db
+def test_the_partner_filter_offers_the_most_frequent_and_takes_any_partner(alice, mallory):
+    """A long-time player has thousands of partners: the list offers the most frequent,
+    and a link naming another partner still filters by them."""
+    regular = make_user("regular")
+    for _ in range(2):
+        finished_game([alice, regular])
+    once = [make_user(f"once{n}") for n in range(PARTNER_CHOICES)]
+    games = {user.pk: finished_game([alice, user]) for user in once}
+    response = client_of(mallory).get(f"/players/{alice.pk}/games/")
+    offered = [pk for pk, _ in response.context["filters"].fields["partner"].choices if pk]
+    assert len(offered) == PARTNER_CHOICES and regular.pk in offered
+    (left_out,) = [user for user in once if user.pk not in offered]
+    assert history(client_of(mallory), alice, partner=left_out.pk) == [games[left_out.pk].pk]
