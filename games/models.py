@@ -55,7 +55,7 @@ class ChatPolicy(models.TextChoices):
 class SpectatorPolicy(models.TextChoices):
     """Who, besides its players, may look at a game (games/spectators.py holds the rules)."""
 
-    NOBODY = "nobody", "Nobody: only the players ever see the game, even once it is over"
+    NOBODY = "nobody", "Nobody: the game and its replay stay with the people at the table"
     AFTER = "after", "After the game: a public game's replay is open to everyone"
     DURING = "during", "During the game too: anyone may watch every hand, and never take a seat"
 

@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
             name="spectators",
             field=models.CharField(
                 choices=[
-                    ("nobody", "Nobody: only the players ever see the game, even once it is over"),
+                    ("nobody", "Nobody: the game and its replay stay with the people at the table"),
                     ("after", "After the game: a public game's replay is open to everyone"),
                     (
                         "during",
