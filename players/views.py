@@ -42,12 +42,13 @@ def _private(request: HttpRequest, player: User, profile: PlayerProfile) -> Http
 
 
 def _records(player: User) -> QuerySet:
-    """The player's finished games, newest first, each with its game and seats."""
+    """The player's finished games, newest first, each with its game and seats. The games
+    are fetched for the page's rows only, not joined: a deep page skips its OFFSET rows
+    in the records' index alone (bench/README.md)."""
     seats = Seat.objects.select_related("user").order_by("position")
     return (
         GameRecord.objects.filter(user=player)
-        .select_related("game")
-        .prefetch_related(Prefetch("game__seats", queryset=seats))
+        .prefetch_related("game", Prefetch("game__seats", queryset=seats))
         .order_by("-finished_at", "-game_id")
     )
 
