@@ -29,9 +29,7 @@ def watch(request: HttpRequest, game_id: int) -> HttpResponse:
     if game is None:
         raise Http404("No such game")
     if game.is_finished():
-        # Every hand is in the replay now, which says who may see it (games/views/access.py).
-        replay = reverse("games:replay", args=[game.pk, game.turn])
-        return HttpResponseClientRedirect(replay) if request.htmx else redirect(replay)
+        return _to_the_replay(request, game)
     try:
         game = spectators.admit(game_id, request.user)
     except NotAllowed as error:
@@ -42,10 +40,19 @@ def watch(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/spectate.html", context, status=403)
     except GameError:
         raise Http404("No such game") from None
+    if game.is_finished():  # (it ended a moment ago)
+        return _to_the_replay(request, game)
     if request.htmx and request.GET.get("v") == str(game.version):
         return HttpResponse(status=204)  # nothing new to show
     template = "games/spectate.html#watch" if request.htmx else "games/spectate.html"
     return render(request, template, _context(game))
+
+
+def _to_the_replay(request: HttpRequest, game: Game) -> HttpResponse:
+    """Every hand is in the replay once the game is over; the replay says who may see it
+    (games/views/access.py)."""
+    replay = reverse("games:replay", args=[game.pk, game.turn])
+    return HttpResponseClientRedirect(replay) if request.htmx else redirect(replay)
 
 
 def _context(game: Game) -> dict:
