@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from deals import game_links, results, services
 from deals.models import Deal, DealView
@@ -28,6 +29,7 @@ def refused(request: HttpRequest, game: Game) -> HttpResponse:
 
 
 @login_required
+@vary_on_headers("HX-Request")  # the results alone, for the section that asks again
 def detail(request: HttpRequest, deal_id: int) -> HttpResponse:
     deal = get_object_or_404(Deal, pk=deal_id)
     if game := playing(deal.pk, request.user):

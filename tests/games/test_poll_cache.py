@@ -53,8 +53,9 @@ def test_without_the_cache_entries_the_poll_asks_the_database_and_fills_them(
     client.force_login(user_at(game, 1 - game.current_seat))
     url = poll_url(shown_page(client, game))
     clear_cache()  # evicted, expired, or a Redis restarted empty
-    # Through the view: the session, the user, the game and seat, the presence.
-    with django_assert_num_queries(4):
+    # Through the view: the session, the user, the game's shared deal (deals/game_links.py),
+    # the game and seat, the presence.
+    with django_assert_num_queries(5):
         assert client.get(url, **HTMX).status_code == 204
     with django_assert_num_queries(0):
         assert client.get(url, **HTMX).status_code == 204

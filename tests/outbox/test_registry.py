@@ -47,6 +47,8 @@ def test_each_app_registers_the_kinds_it_writes_and_the_retired_ones_are_gone():
         "mail_answer",
         # rematches
         "rematch_invitation",
+        # deals
+        "deal_bot_table",
     }
     assert registry.registered("login_link") is None
     assert registry.registered("password_reset") is None
@@ -56,7 +58,8 @@ def test_each_app_registers_the_kinds_it_writes_and_the_retired_ones_are_gone():
 
 def test_only_the_analysis_has_a_queue_of_its_own():
     assert {kind.name: kind.queue for kind in registry.kinds() if kind.queue} == {
-        "analysis": "analysis"
+        "analysis": "analysis",
+        "deal_bot_table": "deals",  # and the deals' bot tables
     }
 
 
@@ -66,6 +69,7 @@ def test_the_purge_policies_of_the_keyed_kinds_are_registered_with_them():
         "game_over": timedelta(0),
         "digest": timedelta(days=2),
         "rematch_invitation": timedelta(0),
+        "deal_bot_table": timedelta(0),
     }
 
 
