@@ -53,4 +53,14 @@ def test_a_player_reads_a_deals_page_and_starts_a_table_on_it(
     expect(page.locator("#deal-results")).to_have_count(0)
     screenshot(page, "deal-page-while-playing")
     assert_accessible(page, "the deal's page refused")
+
+    # The lobby's deal of the week, which mallory has not seen.
+    page.goto(f"{live_server.url}/")
+    weekly = page.locator("section.weekly-deal")
+    expect(weekly).to_contain_text("No table has finished it yet.")
+    weekly.get_by_role("link", name="Play the weekly deal").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("the deal of the week")
+    page.goto(f"{live_server.url}/")
+    screenshot(page, "lobby-weekly-deal")
+    assert_accessible(page, "the lobby with the weekly deal")
     page.context.close()
