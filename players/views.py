@@ -2,8 +2,8 @@
 
 Open to anyone logged in; a hidden profile shows only "this profile is private" to anyone
 but its owner. Only finished games appear, so nothing here tells more of a game in progress
-than the lobby does. A game's replay is linked for a viewer who may open it (a public game,
-or one the viewer played: games/views/access.py)."""
+than the lobby does. A game's replay is linked for a viewer who may open it (one the viewer
+played, or one its spectators option opens to all after the end: games/spectators.py)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
