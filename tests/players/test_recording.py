@@ -127,3 +127,13 @@ def test_a_move_that_fails_after_the_figures_leaves_them_unchanged(alice, bob):
         raise RuntimeError("the move failed after its summary")
     assert not VariantStats.objects.exists()
     assert not PlayerProfile.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_person_whose_seat_a_bot_took_over_still_played_the_game(alice, bob):
+    game = finished_game([alice, bob], score=20, record=False)
+    game.seats.filter(user=bob).update(is_bot=True)  # bob timed out too often
+    with transaction.atomic():
+        record_finished_game(game)
+    assert stored(bob) == recount_from_games(bob)
+    assert GameRecord.objects.filter(game=game).count() == 2
