@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import limits
+from games import limits, seat_guards
 from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, Game, Seat
 from games.permissions import is_moderator
@@ -249,6 +249,9 @@ def replace_seat(
                 raise GameError(f"{newcomer.display_name} already plays in this game.")
             if seat_refusal(game, newcomer):  # they saw every hand
                 raise GameError(f"{newcomer.display_name} watched this game: they cannot play it.")
+            # The rules of the apps above games (a deal they have seen, a rematch's table).
+            if refused := seat_guards.refusal(game, newcomer):
+                raise GameError(f"{newcomer.display_name} cannot take this seat: {refused}")
             if seat.user_id is not None:
                 seat.former_users.add(seat.user_id)
             seat.user, seat.is_bot = newcomer, False

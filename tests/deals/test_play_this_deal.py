@@ -159,3 +159,16 @@ def test_a_game_nobody_may_see_is_not_shared(alice, bob, mallory, client):
     client.force_login(mallory)
     assert client.get(f"/deals/from-game/{game.pk}/").status_code == 404
     assert not Deal.objects.exists()
+
+
+def test_a_moderator_cannot_seat_someone_who_has_seen_the_deal(open_table, bob):
+    """replace_seat asks the same guards as joining (moderation/services.py)."""
+    from moderation.services import replace_seat
+    from tests.conftest import make_moderator
+
+    moderator = make_moderator()
+    free = open_table.seats.filter(user=None).order_by("position").first()
+    with pytest.raises(GameError, match="cannot take this seat"):
+        replace_seat(open_table.pk, moderator, "a stand-in", free.position, bob.email)
+    free.refresh_from_db()
+    assert free.user is None
