@@ -175,3 +175,9 @@ def test_no_page_shows_another_persons_address(client, tables, alice, bob, carol
             for person in everyone:
                 if person != viewer:
                     assert person.email not in html, (viewer, url, person)
+
+
+@pytest.mark.django_db
+def test_the_lobby_links_to_the_friends_page(client, alice):
+    client.force_login(alice)
+    assert 'href="/friends/"' in client.get("/").content.decode()
