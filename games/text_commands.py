@@ -3,9 +3,11 @@
 
 It only resolves words into an engine action (slot -> card id, name -> seat, word -> colour
 or rank). Whether the move is legal now is the engine's business when the move is applied,
-so its reason reaches the player in the same words as on the web page; the only refusals
-here are the ones that leave no action to ask about (no such slot, player or colour, or a
-clue to oneself).
+so its reason reaches the player in the same words as on the web page. Two refusals are
+given here: NotUnderstood, no command in the words (no verb, no slot number, a word that is
+no colour or rank); and Impossible, a command that was read but names what is not there (no
+such slot, player, seat, rank or colour in this game, or a clue to oneself), so no action
+is left to ask the engine about.
 
     reply = read_reply("Play 3.\\nchat: sorry!", view)   # NotUnderstood(reason) if not
     reply.action   # {"type": "play", "card_id": 7}; reply.summary == "play slot 3"
@@ -58,6 +60,12 @@ class NotUnderstood(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class Impossible(NotUnderstood):
+    """The command was read, but names a slot, player, seat, rank or colour this game does
+    not have (or the player themself): a move refused, with ``reason``, not a reply left
+    unread. A subclass, so that whoever only asks "was there an action?" catches both."""
 
 
 # -- reading a reply -------------------------------------------------------------------------
@@ -122,12 +130,12 @@ def _card(verb: str, args: list[str], line: str, view: dict) -> tuple[dict, str]
         )
     slot = int(args[0])
     if not cards:
-        raise NotUnderstood("You have no cards.")
+        raise Impossible(f"You have no cards to {verb}.")
     if not 1 <= slot <= len(cards):
-        raise NotUnderstood(
-            "You have 1 card: slot 1."
+        raise Impossible(
+            f"There is no slot {slot}: your hand has one card, in slot 1."
             if len(cards) == 1
-            else f"You have {len(cards)} cards: slot 1 to {len(cards)}."
+            else f"There is no slot {slot}: your hand has slots 1 to {len(cards)}."
         )
     card_id = next(card["id"] for card in cards if card["slot"] == slot)
     return {"type": verb, "card_id": card_id}, f"{verb} slot {slot}"
@@ -173,7 +181,7 @@ def _player(text: str, view: dict) -> int:
                 f"“{text}” could be {listed}: write more of the name, or the seat number."
             )
         if matches:
-            raise NotUnderstood("You cannot clue yourself.")
+            raise Impossible("You cannot clue yourself.")
         return None
 
     exact = pick([seat for seat, name in names.items() if name == text])
@@ -183,16 +191,14 @@ def _player(text: str, view: dict) -> int:
     if number:
         seat = int(number.group(1)) - 1
         if not 0 <= seat < view["players"]:
-            raise NotUnderstood(
-                f"There is no seat {seat + 1}: the seats are 1 to {view['players']}."
-            )
+            raise Impossible(f"There is no seat {seat + 1}: the seats are 1 to {view['players']}.")
         if seat == me:
-            raise NotUnderstood("You cannot clue yourself.")
+            raise Impossible("You cannot clue yourself.")
         return seat
     prefix = pick([seat for seat, name in names.items() if name.startswith(text)])
     if prefix is not None:
         return prefix
-    raise NotUnderstood(f"There is no player “{text}”: the others are {_players_text(view)}.")
+    raise Impossible(f"There is no player “{text}”: the others are {_players_text(view)}.")
 
 
 def _players_text(view: dict) -> str:
@@ -210,7 +216,7 @@ def _value(word: str, view: dict) -> dict:
     if word.isdigit() or word[:-1].isdigit() and word.endswith("s"):
         rank = int(word.rstrip("s"))
         if not 1 <= rank <= 5:
-            raise NotUnderstood(f"There is no rank {rank}: the ranks are 1 to 5.")
+            raise Impossible(f"There is no rank {rank}: the ranks are 1 to 5.")
         return {"rank": rank}
     if word in RANK_WORDS:
         return {"rank": RANK_WORDS[word]}
@@ -221,7 +227,7 @@ def _value(word: str, view: dict) -> dict:
             "the ranks are 1 to 5."
         )
     if colour not in view["clue_colours"]:
-        raise NotUnderstood(
+        raise Impossible(
             f"{colour} is not a clue colour in this game: the clue colours are "
             f"{_colours_text(view)}."
         )

@@ -29,7 +29,7 @@ from games.errors import GameError, StaleMove
 from games.models import Game, Seat
 from games.reply_address import is_genuine, scope_of, token_of
 from games.services import chat, play
-from games.text_commands import NotUnderstood, Reply, read_reply
+from games.text_commands import Impossible, NotUnderstood, Reply, read_reply
 from mailplay import outbox_kinds, sender_authentication
 from mailplay.models import InboundMessage
 from mailplay.reply_text import UnreadableReply, written_text
@@ -44,7 +44,9 @@ class Answer:
     """What the answer email says happened (its templates branch on it)."""
 
     MOVED = "moved"  # the move was made
-    REFUSED = "refused"  # a move the game would not take (illegal, not your turn…)
+    # A move the game would not take (illegal, not your turn…), or a command that was read
+    # but names what is not there ("play 9" with five cards): with the reason.
+    REFUSED = "refused"
     HELP = "help"  # the table and the commands, as asked
     CHATTED = "chatted"  # only a message for the table talk
     NOT_UNDERSTOOD = "not_understood"  # no command found: the commands
@@ -218,6 +220,10 @@ def decide(message: InboundMessage) -> Outcome:
         return Outcome(InboundMessage.Status.ANSWERED, Answer.PASSED, passed_text(game, scope.turn))
     try:
         reply = read_reply(written_text(content), seat_view(game, seat))
+    except Impossible as error:
+        # Read, but impossible: the player needs the reason, not the list of commands.
+        text = f"{error.reason} Nothing was played."
+        return Outcome(InboundMessage.Status.ANSWERED, Answer.REFUSED, text)
     except (UnreadableReply, NotUnderstood) as error:
         return Outcome(InboundMessage.Status.ANSWERED, Answer.NOT_UNDERSTOOD, error.reason)
     return carry_out(game, seat, reply, scope.turn)

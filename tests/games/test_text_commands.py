@@ -12,6 +12,7 @@ from games.engine import (
     view_for,
 )
 from games.text_commands import (
+    Impossible,
     NotUnderstood,
     Reply,
     command_help,
@@ -82,12 +83,33 @@ def test_legality_is_left_to_the_engine():
 @pytest.mark.parametrize("text", ["play 6", "play 0", "discard 9"])
 def test_a_slot_out_of_range(text):
     _, view = table()
-    assert refusal(text, view) == "You have 5 cards: slot 1 to 5."
+    slot = text.split()[-1]
+    assert refusal(text, view) == f"There is no slot {slot}: your hand has slots 1 to 5."
 
 
 def test_a_slot_out_of_range_with_four_cards():
     _, view = table(players=4)
-    assert refusal("play 5", view) == "You have 4 cards: slot 1 to 4."
+    assert refusal("play 5", view) == "There is no slot 5: your hand has slots 1 to 4."
+
+
+# A command that was read but names what is not there is a move refused (Impossible, the
+# email's "no move was made"); words that hold no command are not understood.
+@pytest.mark.parametrize(
+    "text",
+    ["play 9", "discard 0", "clue Zed red", "clue 4 red", "clue Ann red", "clue Mark 6"],
+)
+def test_a_command_for_what_is_not_there_is_impossible(text):
+    _, view = table()
+    with pytest.raises(Impossible):
+        read_reply(text, view)
+
+
+@pytest.mark.parametrize("text", ["I pass", "play", "play red", "clue Mark", "clue Mark pink"])
+def test_words_without_a_command_are_not_understood_and_not_impossible(text):
+    _, view = table()
+    with pytest.raises(NotUnderstood) as caught:
+        read_reply(text, view)
+    assert not isinstance(caught.value, Impossible)
 
 
 @pytest.mark.parametrize("text", ["play", "play red", "discard 1 2", "play slot"])

@@ -61,7 +61,7 @@ def test_the_answers_do_not_depend_on_the_readers_own_cards(mailoutbox):
     assert [subject.split(": ", 1)[1] for subject, _, _ in answers_a] == [
         "the table and the commands",
         "your reply was not understood",
-        "your reply was not understood",
+        "no move was made",
         "your move is made",
     ]
     assert all("Your hand" in text for _, text, _ in answers_a)
