@@ -86,23 +86,18 @@ def _new_event(fields: tuple) -> Event:
 
 
 def rating_word(score: int, options: GameOptions) -> str:
-    """The rating of a final score (rulebook scale; with six suits, 25-29 is amazing).
+    """A final score in words that say where it stands without judging the players (the
+    rulebook's scale, "horrible" to "legendary", read as an insult beside a friendly game):
+    "perfect", or how many points short of perfect it is.
 
     Play until perfect has no scale: the result is victory or defeat.
     """
     if options.until_perfect:
         return "victory" if score == options.max_score else "defeat"
-    if score >= options.max_score:
-        return "legendary"
-    if score >= 21:
-        return "amazing"
-    if score >= 16:
-        return "excellent"
-    if score >= 11:
-        return "honourable attempt"
-    if score >= 6:
-        return "mediocre"
-    return "horrible"
+    short = options.max_score - score
+    if short <= 0:
+        return "perfect"
+    return f"{short} short of perfect"
 
 
 class InvalidDeck(ValueError):

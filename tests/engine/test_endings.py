@@ -91,7 +91,7 @@ def test_completing_every_firework_ends_the_game_at_once(multicolour, maximum):
     assert state.end is End.PERFECT and state.won
     assert state.score == maximum == state.max_score
     assert state.deck_size > 0  # it did not wait for the deck to run out
-    assert rating_word(state.score, options) == "legendary"
+    assert rating_word(state.score, options) == "perfect"
 
 
 # -- the deck runs out -----------------------------------------------------------------------
@@ -188,29 +188,26 @@ def test_max_reachable_score_follows_lost_cards():
 
 @pytest.mark.parametrize(
     ("score", "word"),
-    [
-        (0, "horrible"),
-        (5, "horrible"),
-        (6, "mediocre"),
-        (10, "mediocre"),
-        (11, "honourable attempt"),
-        (15, "honourable attempt"),
-        (16, "excellent"),
-        (20, "excellent"),
-        (21, "amazing"),
-        (24, "amazing"),
-        (25, "legendary"),
-    ],
+    [(0, "25 short of perfect"), (5, "20 short of perfect"), (24, "1 short of perfect")],
 )
-def test_rating_words(score, word):
+def test_rating_words_say_how_far_from_perfect(score, word):
     assert rating_word(score, GameOptions(2)) == word
+    assert rating_word(25, GameOptions(2)) == "perfect"
 
 
-@pytest.mark.parametrize(("score", "word"), [(24, "amazing"), (25, "amazing"), (29, "amazing")])
-def test_with_six_suits_25_to_29_is_amazing_and_30_legendary(score, word):
+def test_with_six_suits_perfect_is_30():
     options = GameOptions(2, multicolour=1)
-    assert rating_word(score, options) == word
-    assert rating_word(30, options) == "legendary"
+    assert rating_word(25, options) == "5 short of perfect"
+    assert rating_word(30, options) == "perfect"
+
+
+# The rulebook's scale (horrible, mediocre, ... legendary) judged the players (issue 27).
+@pytest.mark.parametrize("multicolour", [0, 1])
+def test_no_rating_word_judges_the_players(multicolour):
+    options = GameOptions(2, multicolour=multicolour)
+    judging = {"horrible", "mediocre", "honourable", "excellent", "amazing", "legendary"}
+    for score in range(options.max_score + 1):
+        assert not judging & set(rating_word(score, options).split())
 
 
 def test_play_until_perfect_has_no_scale():
