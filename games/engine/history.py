@@ -40,6 +40,12 @@ def slots_text(event: Event) -> str:
     return f" ({word} {', '.join(map(str, slots))})"
 
 
+def played_slot(event: Event) -> int:
+    """The slot a played or discarded card left (slot 1 = the newest card): public, as the
+    whole table saw which card left the hand."""
+    return event.hand.index(event.card_id) + 1
+
+
 def describe(event: Event, state: GameState, names: Sequence[str] | None = None) -> str:
     """One sentence for one event of ``state``'s game."""
     card = None if event.card_id is None else state.deck[event.card_id]
@@ -66,20 +72,23 @@ def sentence_parts(event: Event, card: Card | None) -> tuple[int | None, str]:
             event.target,
             f": {clue_value_text(event.colour, event.rank)}, {touching}{slots_text(event)}",
         )
+    slot = f"slot {played_slot(event)}"
     if event.kind == "discard":
-        return None, f" discards {card.name}"
+        return None, f" discards {card.name} ({slot})"
     if not event.placed:
         burn = "last fuse burns" if event.fuses_left == 0 else "fuse burns"
-        return None, f" misplays {card.name} ({burn})"
-    text = f" plays {card.name}"
+        return None, f" misplays {card.name} ({slot}; {burn})"
     if event.bonus:
-        text += f" (the {card.suit_name} firework is complete: a clue token comes back)"
-    elif card.rank == 5:
-        text += (
-            f" (the {card.suit_name} firework is complete; all {MAX_CLUE_TOKENS} clue tokens "
-            "were already available)"
+        return None, (
+            f" plays {card.name} ({slot}; the {card.suit_name} firework is complete: a clue "
+            "token comes back)"
         )
-    return None, text
+    if card.rank == 5:
+        return None, (
+            f" plays {card.name} ({slot}; the {card.suit_name} firework is complete; all "
+            f"{MAX_CLUE_TOKENS} clue tokens were already available)"
+        )
+    return None, f" plays {card.name} ({slot})"
 
 
 def history_text(state: GameState, names: Sequence[str] | None = None) -> list[str]:

@@ -76,7 +76,9 @@ class Event(NamedTuple):
     colour: int | None = None  # clue: the suit index of the colour named
     rank: int | None = None  # clue: the rank named
     touched: tuple[int, ...] = ()  # clue: ids of the cards it touched
-    hand: tuple[int, ...] = ()  # clue: the target's hand (newest first) when clued
+    # clue: the target's hand (newest first) when clued; play, discard: the actor's hand
+    # before the card left it (the history names the slot it came from)
+    hand: tuple[int, ...] = ()
     clue_tokens: int = 0  # clue tokens available after the action
     fuses_left: int = 0  # fuses left after the action
 
@@ -550,6 +552,7 @@ class GameState:
             raise IllegalAction(
                 f"all {MAX_CLUE_TOKENS} clue tokens are available, so nobody may discard"
             )
+        held = tuple(hand)
         hand.remove(cid)
         suit = self._suit[cid]
         self._left[self._ident[cid]] -= 1
@@ -592,7 +595,7 @@ class GameState:
                 None,
                 None,
                 (),
-                (),
+                held,
                 self.clue_tokens,
                 self.fuses_left,
             )

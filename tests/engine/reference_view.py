@@ -77,20 +77,21 @@ def describe(event, state: GameState, names: Sequence[str] | None = None) -> str
             touching += f" (slots {', '.join(str(slot) for slot in slots)})"
         return f"{who} clues {player_name(names, event.target)}: {value}, {touching}"
     card = state.card(event.card_id)
+    slot = f"slot {event.hand.index(event.card_id) + 1}"
     if event.kind == "discard":
-        return f"{who} discards {card.name}"
+        return f"{who} discards {card.name} ({slot})"
     if not event.placed:
         burn = "last fuse burns" if event.fuses_left == 0 else "fuse burns"
-        return f"{who} misplays {card.name} ({burn})"
-    text = f"{who} plays {card.name}"
+        return f"{who} misplays {card.name} ({slot}; {burn})"
+    text = f"{who} plays {card.name} ({slot}"
     if event.bonus:
-        text += f" (the {card.suit_name} firework is complete: a clue token comes back)"
+        text += f"; the {card.suit_name} firework is complete: a clue token comes back"
     elif card.rank == 5:
         text += (
-            f" (the {card.suit_name} firework is complete; all {MAX_CLUE_TOKENS} clue tokens "
-            "were already available)"
+            f"; the {card.suit_name} firework is complete; all {MAX_CLUE_TOKENS} clue tokens "
+            "were already available"
         )
-    return text
+    return text + ")"
 
 
 def card_dict(state: GameState, card_id: int) -> dict:

@@ -62,9 +62,9 @@ def test_the_view_shows_the_table():
     assert view["score"] == 1 and view["max_score"] == 25 and view["max_reachable_score"] == 25
     assert view["names"] == ["Ann", "Bob"]
     assert [entry["text"] for entry in view["history"]] == [
-        "Ann plays red 1",
+        "Ann plays red 1 (slot 5)",
         "Bob clues Ann: 2s, touching 1 card (slot 5)",
-        "Ann discards red 2",
+        "Ann discards red 2 (slot 5)",
     ]
     assert view["is_over"] is False and view["end"] is None and view["rating"] is None
     json.dumps(view)
@@ -188,11 +188,11 @@ def test_history_sentences():
     state.apply(Play(10))  # Cid misplays yellow 4: the last of 2 fuses
     assert history_text(state, NAMES) == [
         "Ann clues Bob: blue, touching 2 cards (slots 3, 5)",
-        "Bob misplays blue 3 (fuse burns)",
-        "Cid discards green 2",
-        "Ann plays red 1",
+        "Bob misplays blue 3 (slot 5; fuse burns)",
+        "Cid discards green 2 (slot 2)",
+        "Ann plays red 1 (slot 5)",
         "Bob clues Cid: 3s, touching 1 card (slot 2)",
-        "Cid misplays yellow 4 (last fuse burns)",
+        "Cid misplays yellow 4 (slot 5; last fuse burns)",
     ]
     assert describe(state.events[0], state) == (
         "Player 1 clues Player 2: blue, touching 2 cards (slots 3, 5)"
@@ -213,9 +213,11 @@ def test_history_of_fives_and_empty_clues():
     state.apply(Play(9))  # yellow 5 at 6 tokens
     lines = history_text(state, NAMES)
     assert lines[8] == (
-        "Ann plays red 5 (the red firework is complete; all 8 clue tokens were already available)"
+        "Ann plays red 5 (slot 5; the red firework is complete; all 8 clue tokens were already "
+        "available)"
     )
     assert lines[9] == "Bob clues Ann: white, touching no cards"
     assert (
-        lines[11] == "Bob plays yellow 5 (the yellow firework is complete: a clue token comes back)"
+        lines[11]
+        == "Bob plays yellow 5 (slot 5; the yellow firework is complete: a clue token comes back)"
     )
