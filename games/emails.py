@@ -181,7 +181,7 @@ SUIT_STYLES = {
     "green": ("#2e7d32", "#fff"),
     "blue": ("#1e4fb5", "#fff"),
     "white": ("#f4f4f4", "#1d1d27"),
-    # A gradient on the site; mail clients seldom draw one, so one colour of its own.
+    # One colour, not a gradient: mail clients seldom draw one, and the site shows the same.
     "multicolour": ("#8e44ad", "#fff"),
 }
 

@@ -17,12 +17,24 @@ SITE_CSS = Path(settings.BASE_DIR) / "static" / "css" / "site.css"
 
 def test_the_email_suit_colours_are_the_sites():
     css = SITE_CSS.read_text()
+    # Multicolour too: one colour on both, not a gradient on the site and purple in emails.
     for suit in SUITS:
-        if suit == "multicolour":
-            continue  # a gradient on the site, which mail clients seldom draw
         found = re.search(rf"\.suit-{suit} {{ --suit: (#\w+); --suit-ink: (#\w+); }}", css)
         assert found, suit
         assert SUIT_STYLES[suit] == (found[1], found[2]), suit
+
+
+def test_multicolour_has_one_name_on_the_site_and_in_emails():
+    """The rules' name, "multicolour", everywhere a player reads it; hanab.live's
+    "Rainbow" stays only where hanab.live's files are read and written (issue 27)."""
+    base = Path(settings.BASE_DIR)
+    files = [*(base / "templates").rglob("*.html"), *(base / "templates").rglob("*.txt")]
+    files += [*(base / "static").rglob("*.css"), *(base / "static").rglob("*.js")]
+    for path in files:
+        text = path.read_text().casefold()
+        for word in ("rainbow", "purple", "multicolor"):
+            assert word not in text, (path, word)
+    assert "multicolour" in SUITS
 
 
 def test_each_card_of_the_html_email_is_coloured_with_its_letter(alice, bob, carol):
