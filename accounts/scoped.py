@@ -254,7 +254,8 @@ def _ask_for_login(request: HttpRequest, granted: ScopedPass) -> HttpResponse:
 
 def scoped_pass_middleware(get_response):
     """Shows a pass's owner as `request.user` on the pages its prefix covers, to a visitor
-    who is not logged in, with `request.scoped_pass` set. Goes after AuthenticationMiddleware.
+    who is not logged in, with `request.scoped_pass` set (the header reads it to say "not
+    logged in" rather than offer "Log out"). Goes after AuthenticationMiddleware.
     A real login replaces every pass."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
@@ -264,8 +265,8 @@ def scoped_pass_middleware(get_response):
             if request.user.is_authenticated:
                 del request.session[PASSES]
             elif request.method == "POST" and request.path == reverse("account_logout"):
-                # "Log out", shown on the game's pages, must end the pass too; the log-out
-                # page (allauth's) does nothing for a visitor who is not logged in.
+                # A log-out posted with a pass (from a tab left open since a real login) must
+                # end it too; allauth's log-out does nothing for a visitor not logged in.
                 request.session.flush()
             else:
                 granted = _pass_for(request, held)

@@ -3,7 +3,7 @@ leaving, bots, invitations by email, cancelling and starting."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -91,20 +91,43 @@ def new_game(request: HttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form})
 
 
-@login_required
 def invite_link(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
-    """The shareable link: shows the table and a button to join."""
-    game = get_object_or_404(Game, pk=game_id, invite_code=code)
-    seat = game.seat_of(request.user)
+    """The shareable link: shows the table and a button to join. A visitor without a login
+    (often someone invited by email who has no account yet) sees who invites them to what,
+    and signs up or logs in, coming back here to take the seat."""
+    game = get_object_or_404(Game.objects.select_related("creator"), pk=game_id, invite_code=code)
+    seat = game.seat_of(request.user) if request.user.is_authenticated else None
     if seat is not None:
         return redirect(game)
     if not game.is_open():
         messages.error(request, f"{lobby.too_late(game)}; you can no longer join it.")
         return redirect("home")
+    if not request.user.is_authenticated:
+        return _invitation(request, game)
     return render(
         request,
         "games/join.html",
         {"game": game, "code": code, "names": game.seat_names()},
+    )
+
+
+def _invitation(request: HttpRequest, game: Game) -> HttpResponse:
+    """The invitation as a newcomer sees it. Names only, never an email address: the link
+    is the game's share link too, and anyone holding it may read this page."""
+    options = game.game_options
+    back_here = QueryDict(mutable=True)
+    back_here["next"] = request.path
+    return render(
+        request,
+        "games/invitation.html",
+        {
+            "game": game,
+            "seats": list(game.seats.select_related("user").order_by("position")),
+            "players": options.players,
+            "variant": options.variant_name(),
+            "fuses": options.fuses,
+            "next_query": back_here.urlencode(safe="/"),
+        },
     )
 
 

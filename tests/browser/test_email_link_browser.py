@@ -36,8 +36,11 @@ def test_the_turn_email_link_opens_the_game_and_the_move_is_made_but_not_the_acc
     other = current_user(game)
     assert any(m.to == [other.email] for m in mailoutbox)
 
-    # The header names the player, but their profile asks for a real login.
-    page.get_by_role("link", name=mover.display_name).click()
+    # The header names the player, not logged in (issue 27); their profile asks for a login.
+    expect(page.get_by_role("navigation", name="Account")).to_contain_text(
+        f"as {mover.display_name} (not logged in)"
+    )
+    page.goto(f"{live_server.url}/accounts/profile/")
     expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/accounts/profile/$"))
     expect(page.get_by_role("button", name="Log in")).to_be_visible()
 

@@ -84,8 +84,10 @@ def test_a_started_game_sends_newcomers_home_with_a_message(client, alice, bob, 
     assert not game.seats.filter(user=carol).exists()
 
 
-def test_visitors_log_in_first_and_come_back_to_the_link(client, alice):
+def test_visitors_see_the_invitation_with_a_way_back_to_the_link(client, alice):
+    """Not a bare login form: the invitation page (tests/games/test_invitation_page.py)."""
     game = invite_only_game(alice)
     response = client.get(link(game))
-    assert response.status_code == 302
-    assert response.url == f"/accounts/login/?next={link(game)}"
+    assert response.status_code == 200
+    assert f'href="/accounts/login/?next={link(game)}"' in response.content.decode()
+    assert f'href="/accounts/signup/?next={link(game)}"' in response.content.decode()
