@@ -1,9 +1,9 @@
 """Finished games: the replay that steps through every turn, the deal's analysis, the
-download as hanab.live JSON; and hanab.live files imported to be watched."""
+download (hanab.live JSON, or this site's own record when hanab.live cannot hold the game);
+and game files of either kind imported to be watched."""
 
 import re
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -86,6 +86,7 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
     if not game.is_finished():
         raise Http404("The replay opens when the game is over")
     record = replays.game_record(game, f"Game {game.pk}")
+    download = replays.download(record)
     return replay_page(
         request,
         record,
@@ -95,6 +96,7 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
         {
             "game": game,
             "export_url": reverse("games:export", args=[game.pk]),
+            "export_refusal": download.hanablive_refusal,
             "viewer_played": seat is not None,
             **chat_context(game, seat, seats),
             **hindsight.page_context(game, record["names"]),
@@ -124,16 +126,15 @@ def analysis(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Always a JSON file, never a page: hanab.live JSON, or this site's record when
+    hanab.live cannot hold the game (the replay's link says which)."""
     game, _ = game_for(request, game_id)
     if not game.is_finished():
         raise Http404("A game can be downloaded once it is over")
-    try:
-        data = replays.export_hanablive(game)
-    except GameError as error:
-        messages.error(request, str(error))
-        return redirect("games:replay", game.pk, game.turn)
-    response = JsonResponse(data, json_dumps_params={"indent": 2})
-    response["Content-Disposition"] = f'attachment; filename="hanabi-game-{game.pk}.json"'
+    download = replays.download(replays.game_record(game, f"Game {game.pk}"))
+    suffix = "" if download.is_hanablive else "-site"
+    response = JsonResponse(download.data, json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="hanabi-game-{game.pk}{suffix}.json"'
     return response
 
 
@@ -145,7 +146,7 @@ def import_game(request: HttpRequest) -> HttpResponse:
         # One byte past the limit is enough to know the file is too large.
         content = upload.read(replays.MAX_IMPORT_BYTES + 1)
         try:
-            imported = replays.import_hanablive(request.user, content, upload.name)
+            imported = replays.import_game_file(request.user, content, upload.name)
         except GameError as error:
             form.add_error("file", str(error))
         else:
