@@ -50,9 +50,9 @@ def test_the_emails_name_the_site_and_link_to_site_url(client, settings):
     (row,) = Outbox.objects.all()
     run(row.pk)
     (message,) = mail.outbox
-    assert "Hello from Hanabi by post!" in message.body
+    assert message.body.rstrip().endswith("Hanabi by post\nhttps://hanabi.example")
     assert "https://hanabi.example/accounts/confirm-email/" in message.body
-    assert "user Dora has given your email address" in message.body
+    assert "Dora gave this address for an account on Hanabi by post." in message.body
 
 
 @pytest.mark.django_db

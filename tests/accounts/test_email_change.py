@@ -99,4 +99,4 @@ def test_changing_the_password_needs_the_old_one_and_tells_the_account(client, a
     assert client.get("/accounts/profile/").status_code == 200  # still logged in
     (notice,) = send_account_emails()
     assert notice.to == ["alice@example.org"]
-    assert notice.subject == "Hanabi: Password Changed"
+    assert notice.subject == "Hanabi: your password was changed"

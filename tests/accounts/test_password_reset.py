@@ -34,7 +34,7 @@ def test_the_reset_link_lets_the_person_choose_a_new_password(client, alice):
     assert "This link does not work" in response.content.decode()
     # The account is told its password changed.
     notices = send_account_emails()[1:]
-    assert [m.subject for m in notices] == ["Hanabi: Password Reset"]
+    assert [m.subject for m in notices] == ["Hanabi: your password was reset"]
 
 
 @pytest.mark.django_db

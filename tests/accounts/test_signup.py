@@ -36,7 +36,7 @@ def test_signing_up_sends_a_verification_email_through_the_outbox(client):
     assert row.payload["to"] == "dora@example.org"
     (message,) = send_account_emails()
     assert message.to == ["dora@example.org"]
-    assert message.subject == "Hanabi: Please Confirm Your Email Address"
+    assert message.subject == "Hanabi: confirm your email address"
     row.refresh_from_db()
     assert row.done_at is not None
     assert "to" not in row.payload  # the key it carried is gone

@@ -153,8 +153,8 @@ def test_a_handler_may_send_one_email_per_row(smtp_server: LocalSMTPServer, monk
 @pytest.mark.parametrize(
     ("url", "subject"),
     [
-        ("/accounts/login/code/", "Hanabi: Sign-In Code"),
-        ("/accounts/password/reset/", "Hanabi: Password Reset Email"),
+        ("/accounts/login/code/", "Hanabi: your login code"),
+        ("/accounts/password/reset/", "Hanabi: set a new password"),
     ],
 )
 def test_an_account_email_refused_by_smtp_is_sent_once_when_it_accepts_again(
