@@ -196,8 +196,9 @@ def table(
     """The engine's view, regrouped: the viewer's hand, the others in turn order, the discard
     pile by suit, clue choices by target, the history newest first (moves not made by the
     player themself say so), the last action's marks (the cards the last clue touched, a
-    misplay's burned fuse) and the figures of the board. `notes`: card id -> the notes shown
-    on it (games/services/notes.py)."""
+    misplay's burned fuse), the last move's history entry (None before the first move) and
+    the figures of the board. `notes`: card id -> the notes shown on it
+    (games/services/notes.py)."""
     automatic_turns = automatic_turns or {}
     notes = notes or {}
     num_suits = len(view["fireworks"])
@@ -276,17 +277,19 @@ def table(
         )
         discards_by_suit.append({"suit": SUITS[suit], "letter": SUIT_LETTERS[suit], "cards": cards})
 
+    shown_history = [
+        {
+            **entry,
+            "note": AUTOMATIC.get(automatic_turns.get(entry["turn"], "")),
+            "misplay": misplay and entry is last,
+        }
+        for entry in reversed(history)
+    ]
     return {
         "hands": hands,
         "discards_by_suit": discards_by_suit,
-        "history": [
-            {
-                **entry,
-                "note": AUTOMATIC.get(automatic_turns.get(entry["turn"], "")),
-                "misplay": misplay and entry is last,
-            }
-            for entry in reversed(history)
-        ],
+        "history": shown_history,
+        "last_move": shown_history[0] if shown_history else None,
         "misplay": misplay,
         "figures": figures(view),
         "current_name": None if current is None else view["names"][current],

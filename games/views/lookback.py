@@ -1,7 +1,11 @@
 """Looking back during a game: a player steps through the earlier turns as they saw them
 then (hanab.live's in-game replay). Never more: each turn is the engine's view for the
 viewer's seat of the state after that many moves, so the viewer's own cards stay hidden at
-every turn, and the deck is never shown."""
+every turn, and the deck is never shown.
+
+The address's <turn> is the number of moves made before the position shown (0: the deal), as
+the replay's is; the page calls it turn <turn> + 1, the turn whose move is made from there, as
+the live page does (templates/games/_replay_nav.html)."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -50,7 +54,7 @@ def look_back(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
     view = view_for(state, seat.position, game.seat_names())
     # A look back offers no move: the live table does.
     view["your_turn"], view["legal"] = False, None
-    title = f"Game {game.pk}, turn {turn} as you saw it"
+    title = f"Game {game.pk}, turn {turn + 1} as you saw it"
     context = {
         "game": game,
         "seat": seat,

@@ -48,7 +48,7 @@ def test_a_moderator_steps_through_a_games_hands(live_server, browser: Browser, 
     log_in_to_admin(admin, live_server.url, moderator.email, "a moderator password")
     admin.goto(f"{live_server.url}/admin/games/game/{game.pk}/change/")
     admin.get_by_role("link", name="Every hand, turn by turn").click()
-    expect(admin.get_by_text("Turn 0 of 0")).to_be_visible()
+    expect(admin.get_by_text("Turn 1 of 1")).to_be_visible()
     expect(admin.locator(".hands .card-face")).to_have_count(10)  # both hands face up
     screenshot(admin, "admin-game-hands")
     admin.get_by_role("link", name="Back to the game in the admin").click()

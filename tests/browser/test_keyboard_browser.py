@@ -175,11 +175,11 @@ def test_a_replay_steps_with_the_arrow_keys(live_server, browser: Browser, alice
     page.keyboard.press("ArrowRight")
     expect(page).to_have_url(re.compile(r"/replay/1/$"))
     page.keyboard.press("ArrowRight")
-    expect(where).to_have_text(f"Turn 2 of {last}")
+    expect(where).to_have_text(f"Turn 3 of {last + 1}")
     page.keyboard.press("ArrowLeft")
     expect(page).to_have_url(re.compile(r"/replay/1/$"))
     page.keyboard.press("End")
-    expect(where).to_have_text(f"Turn {last} of {last}")
+    expect(where).to_have_text(f"Turn {last + 1} of {last + 1}")
     page.keyboard.press("ArrowRight")  # no turn after the last: it says so
     expect(page.locator("#keys-status")).to_have_text("This is the last turn.")
 
@@ -188,7 +188,7 @@ def test_a_replay_steps_with_the_arrow_keys(live_server, browser: Browser, alice
     page.keyboard.press("Home")
     page.keyboard.press("ArrowLeft")
     page.keyboard.type("ad?")
-    expect(where).to_have_text(f"Turn {last} of {last}")
+    expect(where).to_have_text(f"Turn {last + 1} of {last + 1}")
     expect(page.get_by_label("Message")).to_have_value("ad?")
     expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_hidden()
 

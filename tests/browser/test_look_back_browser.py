@@ -15,7 +15,7 @@ from tests.games.look_back import VIEWER, never_seen_at, play_everything
 
 
 def assert_nothing_hidden_shown(page, game, turn: int) -> None:
-    expect(page.get_by_text(f"Turn {turn} of {game.turn}")).to_be_visible()
+    expect(page.get_by_text(f"Turn {turn + 1} of {game.turn + 1}")).to_be_visible()
     own_hand = page.locator("section.hand.mine")
     expect(own_hand.locator(".card-face")).to_have_count(0)  # backs only
     text = page.locator("main").inner_text()

@@ -147,7 +147,7 @@ def test_the_table_fits_a_phone_and_every_page_is_photographed(live_server, brow
             assert results.violations_count == 0, results.generate_report()
 
         page.goto(f"{base}/games/{game.pk}/as-seen/3/")
-        expect(page.get_by_text("Turn 3 of 6")).to_be_visible()
+        expect(page.get_by_text("Turn 4 of 7")).to_be_visible()
         _assert_one_line(page, ".replay-nav > *", f"{size} look back's buttons")
         for index, _hand in enumerate(_hands(page)):
             _assert_one_row(page, f"section.hand >> nth={index} >> ol.cards > li.card", size)
@@ -158,12 +158,12 @@ def test_the_table_fits_a_phone_and_every_page_is_photographed(live_server, brow
             assert results.violations_count == 0, results.generate_report()
         page.locator("[data-nav=prev]").click()
         expect(page).to_have_url(f"{base}/games/{game.pk}/as-seen/2/")
-        expect(page.get_by_text("Turn 2 of 6")).to_be_visible()
+        expect(page.get_by_text("Turn 3 of 7")).to_be_visible()
         if size == "desktop":  # the keys of static/js/keys.js find the same links
             page.keyboard.press("End")
             expect(page).to_have_url(f"{base}/games/{game.pk}/as-seen/6/")
             page.keyboard.press("ArrowLeft")
-            expect(page.get_by_text("Turn 5 of 6")).to_be_visible()
+            expect(page.get_by_text("Turn 6 of 7")).to_be_visible()
         page.get_by_role("link", name="Back to the live table").click()
         expect(page.locator("#table")).to_be_visible()
 

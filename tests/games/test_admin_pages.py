@@ -88,7 +88,7 @@ def test_a_moderator_sees_every_hand_at_any_turn(client, moderator, alice, bob):
         page = client.get(f"/admin/games/game/{game.pk}/turn/{turn}/")
         assert page.status_code == 200
         body = page.content.decode()
-        assert f"Turn {turn} of 3" in body
+        assert f"Turn {turn + 1} of 4" in body
         for label in hand_labels(game, turn):
             assert f"{label}<" in body, (turn, label)
     assert client.get(f"/admin/games/game/{game.pk}/turn/4/").status_code == 404

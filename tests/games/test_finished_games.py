@@ -24,7 +24,7 @@ def test_the_replay_steps_through_every_turn(client, alice, bob):
     game = play_to_the_end(start_game(alice, bob))
     client.force_login(bob)
     first = client.get(f"/games/{game.pk}/replay/0/").content.decode()
-    assert "The cards are dealt." in first and f"Turn 0 of {game.turn}" in first
+    assert "The cards are dealt." in first and f"Turn 1 of {game.turn + 1}" in first
     assert f'href="/games/{game.pk}/replay/1/"' in first
     middle = client.get(f"/games/{game.pk}/replay/3/").content.decode()
     assert f'href="/games/{game.pk}/replay/2/"' in middle

@@ -66,7 +66,7 @@ def test_each_turn_as_the_player_saw_it_names_none_of_their_own_cards(client, db
             response = client.get(_url(game, turn), **headers)
             assert response.status_code == 200, turn
             body = response.content.decode()
-            assert f"Turn {turn} of {game.turn}" in body
+            assert f"Turn {turn + 1} of {game.turn + 1}" in body
             for card in never_seen:
                 assert f"{card.name}<" not in body, (turn, card)
                 assert f'"code": "{card.code}"' not in body, (turn, card)
@@ -138,7 +138,7 @@ def test_the_buttons_step_through_the_turns_and_back_to_the_table(client, alice,
         assert f'data-nav="{nav}"' in page
     assert f'href="{_url(game, 4)}" hx-get="{_url(game, 4)}" rel="last" data-nav="last"' in page
     assert f'href="/games/{game.pk}/"' in page and "Back to the live table" in page
-    assert "Turn 2 of 4" in page and "Last move:" in page
+    assert "Turn 3 of 5" in page and "Last move:" in page
     # No move is offered from an earlier turn.
     assert 'name="kind"' not in page
     first = client.get(_url(game, 0)).content.decode()
@@ -158,7 +158,7 @@ def test_only_the_players_see_it_and_only_turns_that_were(client, alice, bob, ca
     client.force_login(alice)
     missing = client.get(_url(game, 3))
     assert missing.status_code == 404
-    assert "This game is at turn 2" in missing.content.decode()
+    assert "This game is at turn 3" in missing.content.decode()
     assert client.get(f"/games/{game.pk}/as-seen/-1/").status_code == 404
     client.logout()
     assert client.get(_url(game, 0)).status_code == 302  # to the login page
