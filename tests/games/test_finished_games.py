@@ -49,12 +49,15 @@ def test_the_download_is_hanab_live_json_of_the_same_game(client, alice, bob):
     assert again.score == original.score and again.end == original.end
 
 
-def test_a_game_hanab_live_cannot_hold_is_not_downloaded_but_explained(client, alice, bob):
+def test_a_game_hanab_live_cannot_hold_downloads_as_the_sites_own_record(client, alice, bob):
+    """Never an HTML page (issue 27): tests/games/test_export_roundtrip.py reads every
+    option combination back."""
     game = play_to_the_end(start_game(alice, bob, fuses=2))
     client.force_login(alice)
-    response = client.get(f"/games/{game.pk}/export.json", follow=True)
-    assert "cannot be downloaded for hanab.live" in response.content.decode()
-    assert response.redirect_chain
+    response = client.get(f"/games/{game.pk}/export.json")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    assert "attachment" in response["Content-Disposition"]
+    assert json.loads(response.content)["format"] == "hanabi-engine/1"
 
 
 def test_importing_a_hanab_live_file_opens_its_replay(client, alice, bob):
