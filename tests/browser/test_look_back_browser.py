@@ -42,7 +42,7 @@ def test_looking_back_a_few_turns_shows_none_of_the_players_own_cards(
     page = logged_in_page(browser, live_server.url, user_at(game, VIEWER))
     page.goto(f"{live_server.url}/games/{game.pk}/")
 
-    page.get_by_role("link", name="Look back at earlier turns").click()
+    page.get_by_role("link", name=f"‹ Look back at turn {game.turn}").click()
     expect(page).to_have_url(re.compile(rf"/as-seen/{game.turn - 1}/$"))
     assert_nothing_hidden_shown(page, game, game.turn - 1)
 

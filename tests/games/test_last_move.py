@@ -14,9 +14,10 @@ from tests.games.conftest import start_game, user_at
 
 
 def _last_move(page: str) -> str:
-    found = re.findall(r'<p class="last-action"[^>]*>(.*?)</p>', page)
+    """The last-move line's words, without the look-back link the live page ends it with."""
+    found = re.findall(r'<p class="last-action"[^>]*>(.*?)</p>', page, re.S)
     assert len(found) == 1, found
-    return found[0]
+    return re.sub(r'<span class="look-back-link">.*?</a></span>', "", found[0], flags=re.S).strip()
 
 
 def _history(page: str) -> list[str]:

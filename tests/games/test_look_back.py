@@ -175,6 +175,6 @@ def test_once_the_game_is_over_the_replay_shows_the_turn(client, alice, bob):
 def test_the_turn_page_links_to_the_turn_before(db):
     game = Game(pk=7)
     html = render_to_string("games/_look_back_link.html", {"game": game, "view": {"turn": 5}})
-    assert 'href="/games/7/as-seen/4/"' in html
+    assert 'href="/games/7/as-seen/4/"' in html and "Look back at turn 5<" in html
     html = render_to_string("games/_look_back_link.html", {"game": game, "view": {"turn": 0}})
     assert "as-seen" not in html
