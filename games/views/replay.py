@@ -70,8 +70,8 @@ def replay_page(
 
 
 # The score and its rating inside the engine's words for the ending ("The last round is
-# over: 17 points, 8 short of perfect."), which the replay's outcome line says just before them. (A "scores
-# 0" stays: it says why a game with fireworks scores nothing.)
+# over: 17 points, 8 short of perfect."), which the replay's outcome line says just before
+# them. (A "scores 0" stays: it says why a game with fireworks scores nothing.)
 SCORE_IN_ENDING = re.compile(r":\s*\d+ points?, [^.!]+(?=[.!]$)")
 
 
