@@ -59,3 +59,13 @@ def test_the_lobby_is_anonymous_while_holding_a_pass(client, alice, carol):
     assert "not logged in" not in header
     assert '<a href="/accounts/login/">Log in</a>' in header
     assert "Sign up" in header
+
+
+def test_stop_viewing_ends_the_pass_on_a_shared_screen(client, alice, carol):
+    game = start_game(alice, carol)
+    header = header_of(open_link(client, game_link(carol, game)))
+    assert 'action="/accounts/logout/"' in header and "Stop viewing</button>" in header
+    response = client.post("/accounts/logout/", follow=True)
+    assert not response.wsgi_request.user.is_authenticated
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 302 and response.url.startswith("/accounts/login/")
