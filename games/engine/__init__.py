@@ -21,9 +21,11 @@ from .actions import (
     IllegalAction,
     MalformedAction,
     Play,
+    Rearrange,
     action_from_dict,
     action_text,
     action_to_dict,
+    takes_turn,
 )
 from .cards import SUIT_LETTERS, SUITS, Card, deck_composition
 from .hanablive import (
@@ -60,9 +62,19 @@ from .rules import (
     may_discard,
     may_give_clue_touching,
     may_name_colour,
+    may_rearrange,
+    rearranged,
 )
 from .shuffle import SplitMix64, new_deck, seating_order
-from .state import Event, GameState, InvalidDeck, new_game, rating_word, replay
+from .state import (
+    Event,
+    GameState,
+    InvalidDeck,
+    Rearrangement,
+    new_game,
+    rating_word,
+    replay,
+)
 
 __all__ = [
     "MAX_CLUE_TOKENS",
@@ -86,6 +98,8 @@ __all__ = [
     "InvalidOptions",
     "MalformedAction",
     "Play",
+    "Rearrange",
+    "Rearrangement",
     "RecordError",
     "SplitMix64",
     "action_from_dict",
@@ -115,14 +129,17 @@ __all__ = [
     "may_discard",
     "may_give_clue_touching",
     "may_name_colour",
+    "may_rearrange",
     "new_deck",
     "new_game",
     "possible_counted",
     "possible_identities",
     "rating_word",
+    "rearranged",
     "replay",
     "seating_order",
     "spectator_view",
+    "takes_turn",
     "to_hanablive",
     "to_record",
     "view_for",

@@ -1,4 +1,5 @@
-"""The three actions (clue, play, discard) and their JSON form.
+"""The three actions of a turn (clue, play, discard), the free rearranging of one's own
+hand (an option), and their JSON form.
 
 Actions name cards by id (position in the deck, 0 = first card dealt), never by hand slot,
 so a move made from a stale page cannot hit a different card. Actions are small immutable
@@ -114,13 +115,51 @@ class Discard(_CardAction):
     __slots__ = ()
 
 
-Action = Clue | Play | Discard
+class Rearrange(_Action):
+    """Seat ``seat`` moves card ``card_id`` of their own hand to slot ``slot`` (1 = the
+    newest end), the cards between shifting over as when a card is dragged. Free: it takes no
+    turn (RULES.md, "Rearranging one's hand"). The card is named by id, as in a play, so a
+    stale request cannot move another card; the slot it goes to is a position."""
+
+    __slots__ = ("seat", "card_id", "slot")
+    seat: int
+    card_id: int
+    slot: int
+
+    def __init__(self, seat: int, card_id: int, slot: int) -> None:
+        _check_index("a rearrangement's seat", seat)
+        _check_index("card_id", card_id)
+        _check_index("a rearrangement's slot", slot)
+        if slot < 1:
+            raise MalformedAction("a rearrangement's slot counts from 1")
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card_id", card_id)
+        object.__setattr__(self, "slot", slot)
+
+    def _key(self) -> tuple:
+        return (self.seat, self.card_id, self.slot)
+
+    def __repr__(self) -> str:
+        return f"Rearrange(seat={self.seat}, card_id={self.card_id}, slot={self.slot})"
+
+
+# The actions that take a turn; Rearrange takes none.
+TurnAction = Clue | Play | Discard
+Action = Clue | Play | Discard | Rearrange
+
+
+def takes_turn(action: Action | dict) -> bool:
+    """Whether an action (or its dict) is a turn's action, not a free rearrangement."""
+    if type(action) is dict:
+        return action.get("type") != "rearrange"
+    return type(action) is not Rearrange
 
 
 def action_to_dict(action: Action) -> dict:
     """JSON-able form: {"type": "clue", "target": 1, "colour": "blue"} or
     {"type": "clue", "target": 1, "rank": 3}, {"type": "play", "card_id": 7},
-    {"type": "discard", "card_id": 7}."""
+    {"type": "discard", "card_id": 7}, {"type": "rearrange", "seat": 0, "card_id": 7,
+    "slot": 1}."""
     if type(action) is Clue:
         if action.colour is not None:
             return {"type": "clue", "target": action.target, "colour": action.colour}
@@ -129,6 +168,13 @@ def action_to_dict(action: Action) -> dict:
         return {"type": "play", "card_id": action.card_id}
     if type(action) is Discard:
         return {"type": "discard", "card_id": action.card_id}
+    if type(action) is Rearrange:
+        return {
+            "type": "rearrange",
+            "seat": action.seat,
+            "card_id": action.card_id,
+            "slot": action.slot,
+        }
     raise MalformedAction(f"not an action: {action!r}")
 
 
@@ -153,7 +199,16 @@ def action_from_dict(data: object) -> Action:
         if type(card_id) is int and 0 <= card_id < len(PLAYS):
             return PLAYS[card_id] if kind == "play" else DISCARDS[card_id]
         return Play(card_id) if kind == "play" else Discard(card_id)
-    raise MalformedAction(f"an action's type must be clue, play or discard, not {shown(kind)}")
+    if kind == "rearrange":
+        _only_keys(data, {"type", "seat", "card_id", "slot"})
+        missing = [key for key in ("seat", "card_id", "slot") if key not in data]
+        if missing:
+            raise MalformedAction(f"a rearrangement needs a {' and a '.join(missing)}")
+        return Rearrange(data["seat"], data["card_id"], data["slot"])
+    raise MalformedAction(
+        "an action's type must be clue, play or discard (or rearrange, in a game with that "
+        f"option), not {shown(kind)}"
+    )
 
 
 def _cached(clue: Clue) -> Clue:
@@ -184,6 +239,9 @@ def action_text(action: Action, names: Sequence[str] | None = None, seat: int | 
         text = f"plays card {shown(action.card_id)}"
     elif type(action) is Discard:
         text = f"discards card {shown(action.card_id)}"
+    elif type(action) is Rearrange:
+        who = who or _name(names, action.seat)
+        text = f"moves card {shown(action.card_id)} to slot {shown(action.slot)}"
     else:
         return repr(action)
     return f"{who} {text}" if who else text

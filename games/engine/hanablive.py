@@ -111,6 +111,9 @@ def to_hanablive(
 
     The actions are checked by replaying them: an illegal one is an ExportError too.
     """
+    if options.rearrange:
+        # hanab.live has no action that moves a card within a hand.
+        raise ExportError("hanab.live has no rearranging of one's hand, so it cannot be exported")
     if options.fuses != 3:
         raise ExportError(
             f"hanab.live has no fuse option (it always plays with 3), so a game with "

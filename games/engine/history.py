@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from .cards import SUITS, Card
 from .options import MAX_CLUE_TOKENS
 from .rules import End
-from .state import Event, GameState, rating_word
+from .state import Event, GameState, Rearrangement, rating_word
 
 
 def player_name(names: Sequence[str] | None, seat: int) -> str:
@@ -91,9 +91,38 @@ def sentence_parts(event: Event, card: Card | None) -> tuple[int | None, str]:
     return None, f" plays {card.name} ({slot})"
 
 
+def rearrangement_text(moved: Rearrangement, names: Sequence[str] | None = None) -> str:
+    """'Ann moves a card from slot 4 to slot 1': by slots alone, never the card, whose
+    holder does not know it (and the others see it anyway)."""
+    who = player_name(names, moved.seat)
+    return f"{who} moves a card from slot {moved.from_slot} to slot {moved.to_slot}"
+
+
+def timeline(state: GameState) -> list[Event | Rearrangement]:
+    """The events and the free rearrangements (an option) in the order they happened: a
+    rearrangement made at turn t comes before the event of turn t."""
+    moves = state.rearrangements
+    if not moves:
+        return list(state.events)
+    merged: list[Event | Rearrangement] = []
+    index = 0
+    for event in state.events:
+        while index < len(moves) and moves[index].turn <= event.turn:
+            merged.append(moves[index])
+            index += 1
+        merged.append(event)
+    merged.extend(moves[index:])
+    return merged
+
+
 def history_text(state: GameState, names: Sequence[str] | None = None) -> list[str]:
-    """Every action so far, one sentence each, oldest first."""
-    return [describe(event, state, names) for event in state.events]
+    """Every action so far, one sentence each, oldest first (with the rearrangements)."""
+    return [
+        rearrangement_text(item, names)
+        if type(item) is Rearrangement
+        else describe(item, state, names)
+        for item in timeline(state)
+    ]
 
 
 def end_text(state: GameState, names: Sequence[str] | None = None) -> str | None:

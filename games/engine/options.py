@@ -41,6 +41,8 @@ class GameOptions:
     3 wild multicolour (colour clues touch it, nobody clues "multicolour").
     until_perfect: variant 4, play on until victory or defeat; combines with any multicolour.
     fuses: 1-3 (the game is lost when the last one burns). empty_clues: a clue may touch no card.
+    rearrange: a player may move a card within their own hand at any time, without taking a
+    turn (RULES.md, "Rearranging one's hand").
 
     Construction validates and raises InvalidOptions with a message that says what is wrong.
     """
@@ -50,6 +52,7 @@ class GameOptions:
     until_perfect: bool = False
     fuses: int = 3
     empty_clues: bool = False
+    rearrange: bool = False
 
     def __post_init__(self) -> None:
         self.validate()
@@ -65,6 +68,7 @@ class GameOptions:
         _check_bool("until_perfect", self.until_perfect)
         _check_int("fuses", self.fuses, (1, 2, 3), "1, 2 or 3")
         _check_bool("empty_clues", self.empty_clues)
+        _check_bool("rearrange", self.rearrange)
 
     # -- derived values -------------------------------------------------------------------
 
@@ -122,25 +126,32 @@ class GameOptions:
             parts.append(f"{self.fuses} fuse" + ("s" if self.fuses > 1 else ""))
         if self.empty_clues:
             parts.append("empty clues")
+        if self.rearrange:
+            parts.append("rearranging")
         return ", ".join(parts) or NO_VARIANT
 
     # -- JSON -------------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        return {
+        """The options as a dict; ``rearrange`` only when it is on, so that every game and
+        file made before the option existed reads and writes exactly as it did."""
+        data = {
             "players": self.players,
             "multicolour": self.multicolour,
             "until_perfect": self.until_perfect,
             "fuses": self.fuses,
             "empty_clues": self.empty_clues,
         }
+        if self.rearrange:
+            data["rearrange"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: object) -> GameOptions:
         """The inverse of to_dict; missing keys other than players take their defaults."""
         if not isinstance(data, dict):
             raise InvalidOptions(f"options must be a JSON object, not {type(data).__name__}")
-        known = ("players", "multicolour", "until_perfect", "fuses", "empty_clues")
+        known = ("players", "multicolour", "until_perfect", "fuses", "empty_clues", "rearrange")
         unknown = sorted(map(shown, set(data) - set(known)))
         if unknown:
             raise InvalidOptions(f"unknown option(s): {', '.join(unknown)}")

@@ -34,11 +34,11 @@ from .cards import (
     copies_per_identity,
     identity_code,
 )
-from .history import end_text, player_name, sentence_parts
+from .history import end_text, player_name, rearrangement_text, sentence_parts
 from .knowledge import identities_of, possible_counted, visible_counts
 from .options import MAX_CLUE_TOKENS
 from .rules import may_clue, may_discard
-from .state import Event, GameState, rating_word
+from .state import Event, GameState, Rearrangement, rating_word
 
 # Each identity's (suit name, rank, code), worked out once.
 _FACES = tuple(
@@ -181,7 +181,47 @@ def _history_parts(state: GameState) -> tuple[_EntryParts, ...]:
 
 def _history(state: GameState, names: Sequence[str] | None) -> list[dict]:
     shown = [player_name(names, seat) for seat in range(state.players)]
-    return [_entry(parts, shown) for parts in _history_parts(state)]
+    entries = [_entry(parts, shown) for parts in _history_parts(state)]
+    if state.rearrangements:
+        entries = _with_rearrangements(state, entries, names)
+    return entries
+
+
+def _with_rearrangements(
+    state: GameState, entries: list[dict], names: Sequence[str] | None
+) -> list[dict]:
+    """The history with the free rearrangements (an option) where they were made: before
+    the entry of the turn they were made in. An entry says which slots, never which card
+    (its holder does not know it): "type" "rearrange", "from_slot", "to_slot", and the
+    tokens as they were (a rearrangement changes none)."""
+    merged: list[dict] = []
+    moves = state.rearrangements
+    index = 0
+    # The tokens as the moves before left them (a rearrangement changes none).
+    tokens = (MAX_CLUE_TOKENS, state.options.fuses)
+    for entry in [*entries, None]:
+        while index < len(moves) and (entry is None or moves[index].turn <= entry["turn"]):
+            merged.append(_rearrangement_entry(moves[index], names, tokens))
+            index += 1
+        if entry is not None:
+            merged.append(entry)
+            tokens = (entry["clue_tokens"], entry["fuses_left"])
+    return merged
+
+
+def _rearrangement_entry(
+    moved: Rearrangement, names: Sequence[str] | None, tokens: tuple[int, int]
+) -> dict:
+    return {
+        "turn": moved.turn,
+        "seat": moved.seat,
+        "type": "rearrange",
+        "text": rearrangement_text(moved, names),
+        "from_slot": moved.from_slot,
+        "to_slot": moved.to_slot,
+        "clue_tokens": tokens[0],
+        "fuses_left": tokens[1],
+    }
 
 
 def event_dict(event: Event, state: GameState, names: Sequence[str] | None = None) -> dict:

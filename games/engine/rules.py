@@ -18,6 +18,9 @@ A turn: exactly one action, no passing
     restricts a play, a misplay is legal), ``may_discard`` (not at 8 clue tokens);
     ``fits_firework`` (a played card is placed or misplayed), ``five_returns_token``;
     ``has_legal_action`` (nobody may pass: a player with no card and no clue is stuck).
+Rearranging one's hand (an option; no turn)
+    ``may_rearrange`` (the option is on, the game goes on, the card is the mover's own and
+    the slot is in the hand), ``rearranged`` (the hand after the move).
 End of the game
     ``End`` (the endings), ``last_round_ends_at`` (one more turn each after the last draw),
     ``game_end`` (which ending, if any, an action brought, in the order they take effect).
@@ -124,6 +127,43 @@ def holds_card(hand: Sequence[int], card_id: int) -> bool:
     play (a misplay, which burns a fuse).
     """
     return card_id in hand
+
+
+# -- rearranging one's hand (an option; it takes no turn) ---------------------------------------
+
+
+def may_rearrange(
+    options: GameOptions, over: bool, hand: Sequence[int], card_id: int, slot: int
+) -> str:
+    """Why a player may not move card ``card_id`` of their own ``hand`` to ``slot`` (1 = the
+    newest end) now, or "" if they may.
+
+    Only with the option; at any time while the game goes on, on anyone's turn, as a player
+    holds their cards in the box game (001: "a player who is given information can rearrange
+    his hand"; 002's appendix: "players may rearrange their hand cards"), and as hanab.live
+    lets its players drag their cards at any time. Only the holder moves their cards, never
+    onto a slot the hand does not have, and a move must change the order.
+    """
+    if not options.rearrange:
+        return "rearranging one's hand is not an option of this game"
+    if over:
+        return "the game is over"
+    if not holds_card(hand, card_id):
+        return f"card {card_id} is not in your hand"
+    if not 1 <= slot <= len(hand):
+        return f"your hand has slots 1 to {len(hand)}, not {slot}"
+    if hand.index(card_id) == slot - 1:
+        return f"that card is in slot {slot} already"
+    return ""
+
+
+def rearranged(hand: Sequence[int], card_id: int, slot: int) -> list[int]:
+    """The hand after card ``card_id`` moves to ``slot``: the cards between shift over by
+    one, as when a card is dragged along a row (slot 4 to slot 1: the old slots 1 to 3
+    become 2 to 4)."""
+    cards = [cid for cid in hand if cid != card_id]
+    cards.insert(slot - 1, card_id)
+    return cards
 
 
 def may_discard(clue_tokens: int) -> bool:

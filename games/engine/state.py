@@ -27,8 +27,10 @@ from .actions import (
     IllegalAction,
     MalformedAction,
     Play,
+    Rearrange,
     action_from_dict,
     action_text,
+    takes_turn,
 )
 from .cards import (
     IDENTITIES,
@@ -58,6 +60,8 @@ from .rules import (
     may_discard,
     may_give_clue_touching,
     may_name_colour,
+    may_rearrange,
+    rearranged,
 )
 from .shuffle import new_deck
 
@@ -81,6 +85,19 @@ class Event(NamedTuple):
     hand: tuple[int, ...] = ()
     clue_tokens: int = 0  # clue tokens available after the action
     fuses_left: int = 0  # fuses left after the action
+
+
+class Rearrangement(NamedTuple):
+    """One free rearrangement (the option): ``seat`` moved card ``card_id`` of their own hand
+    from ``from_slot`` to ``to_slot`` (1 = the newest end) while the game was at ``turn``, so
+    before the move of that turn. Kept apart from ``events``, which hold one entry per turn
+    (``events[turn]``)."""
+
+    turn: int
+    seat: int
+    card_id: int
+    from_slot: int
+    to_slot: int
 
 
 def _new_event(fields: tuple) -> Event:
@@ -203,6 +220,7 @@ class GameState:
         "_max_reach",
         "_score",
         "_clue_turns",
+        "rearrangements",
         # a cache for perspectives.py (derived from events; see _view_cache in _deal)
         "_view_cache",
     )
@@ -253,6 +271,9 @@ class GameState:
         # Per card id, the turns (event indexes) of the clues given to its holder while it
         # was in the hand, oldest first: its clue notes without a walk over the history.
         self._clue_turns: list[tuple[int, ...]] = [()] * len(deck)
+        # The free rearrangements (an option), in order; ``actions`` holds them too, where
+        # they were made, so that a record of the actions rebuilds the hands' order.
+        self.rearrangements: list[Rearrangement] = []
         # What perspectives.py has worked out once per event (the names-free parts of the
         # history entries), a tuple: immutable, so copies share it, and each state extends
         # its own. Derived from ``events`` alone; never part of the fingerprint.
@@ -396,6 +417,7 @@ class GameState:
             tuple(self._masks),
             tuple(self._left),
             tuple(self.events),
+            tuple(self.rearrangements),
         )
 
     # -- legality ----------------------------------------------------------------------------
@@ -477,8 +499,10 @@ class GameState:
 
     # -- changing the state -----------------------------------------------------------------
 
-    def apply(self, action: Action) -> Event:
-        """Take ``action`` for the player whose turn it is; return what happened.
+    def apply(self, action: Action) -> Event | Rearrangement:
+        """Take ``action`` for the player whose turn it is; return what happened. A
+        Rearrange (an option) is any seat's, at any time, and takes no turn: it returns a
+        Rearrangement.
 
         Raises IllegalAction (and changes nothing) if the rules do not allow it.
         """
@@ -489,6 +513,8 @@ class GameState:
             event = self._play_or_discard(action.card_id, kind is Play)
         elif kind is Clue:
             event = self._clue(action)
+        elif kind is Rearrange:
+            return self._rearrange(action)
         else:
             raise MalformedAction(f"not an action: {action!r}")
         self.actions.append(action)
@@ -496,6 +522,22 @@ class GameState:
         self.turn += 1
         self._check_end()
         return event
+
+    def _rearrange(self, action: Rearrange) -> Rearrangement:
+        seat = action.seat
+        if seat >= self.players:
+            raise IllegalAction(f"there is no player {shown(seat + 1)} in this game")
+        hand = self._hands[seat]
+        why = may_rearrange(self.options, self.end is not None, hand, action.card_id, action.slot)
+        if why:
+            raise IllegalAction(why)
+        moved = Rearrangement(
+            self.turn, seat, action.card_id, hand.index(action.card_id) + 1, action.slot
+        )
+        self._hands[seat] = rearranged(hand, action.card_id, action.slot)
+        self.rearrangements.append(moved)
+        self.actions.append(action)
+        return moved
 
     def _clue(self, action: Clue) -> Event:
         seat = self.turn % self.players
@@ -673,6 +715,7 @@ class GameState:
         new._max_reach = self._max_reach
         new._score = self._score
         new._clue_turns = self._clue_turns[:]
+        new.rearrangements = self.rearrangements[:]
         new._view_cache = self._view_cache
         return new
 
@@ -759,7 +802,12 @@ def replay(
     actions: Iterable[Action | dict],
     upto: int | None = None,
 ) -> GameState:
-    """The state after the first ``upto`` actions (all of them if None).
+    """The state after the first ``upto`` turns (all the actions if None).
+
+    ``upto`` counts the actions that take a turn: the free rearrangements (an option) made
+    before the ``upto``-th turn's action are replayed, those made after it are not, so the
+    state is the one the ``upto``-th move left. Without rearrangements, the first ``upto``
+    actions.
 
     Actions may be Action objects or their dicts. An illegal one raises IllegalAction whose
     ``index`` is its position and whose message names it and says why.
@@ -770,9 +818,10 @@ def replay(
         state = new_game(options, deck=seed_or_deck)
     actions = list(actions)
     if upto is not None:
-        if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(actions):
-            raise ValueError(f"upto must be between 0 and {len(actions)}, not {upto!r}")
-        actions = actions[:upto]
+        turns = [index for index, action in enumerate(actions) if takes_turn(action)]
+        if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(turns):
+            raise ValueError(f"upto must be between 0 and {len(turns)}, not {upto!r}")
+        actions = actions[: turns[upto - 1] + 1] if upto else []
     apply = state.apply
     for index, action in enumerate(actions):
         try:
@@ -780,6 +829,7 @@ def replay(
                 action = action_from_dict(action)
             apply(action)
         except IllegalAction as error:
-            described = action_text(action, seat=state.turn % state.players)
+            mover = action.seat if type(action) is Rearrange else state.turn % state.players
+            described = action_text(action, seat=mover)
             raise type(error)(f"{error.reason} ({described})", index=index) from None
     return state
