@@ -15,7 +15,7 @@ from accounts.models import User
 from accounts.scoped import scoped_url
 from accounts.unsubscribe import unsubscribe_url
 from games import outbox_kinds
-from games.engine import SUIT_LETTERS, SUITS, event_dict, view_for
+from games.engine import SUIT_LETTERS, SUITS, view_for
 from games.engine.cards import RANKS
 from games.models import Game, Invitation, MadeBy, Seat
 from games.reply_address import reply_address
@@ -106,9 +106,12 @@ def turn_context(game: Game, seat: Seat) -> dict:
     previous_own = [e.turn for e in state.events if e.seat == seat.position]
     since = previous_own[-1] if previous_own else -1
     recent = []
-    for event in state.events:
-        if event.turn > since:
-            entry = {**event_dict(event, state, names), "automatic": event.turn in automatic}
+    # The view's history: the moves, and the free rearrangements of hands (an option) where
+    # they were made, by slots only.
+    for entry in view["history"]:
+        if entry["turn"] > since:
+            made_by_rule = entry["type"] != "rearrange" and entry["turn"] in automatic
+            entry = {**entry, "automatic": made_by_rule}
             prefix = "- (automatic) " if entry["automatic"] else "- "
             entry["lines"] = _wrap(prefix + entry["text"], "  ")
             recent.append(entry)

@@ -55,6 +55,13 @@ class NewGameForm(forms.Form):
         required=False,
         help_text="A clue may touch no card (“you have no blue cards”).",
     )
+    rearrange = forms.BooleanField(
+        label="Allow rearranging one's hand",
+        required=False,
+        help_text="A player may move a card within their own hand at any time; it takes no "
+        "turn, and everyone sees it. (Such a game downloads as this site's own record: "
+        "hanab.live files cannot hold it.)",
+    )
     turn_time_limit = forms.TypedChoiceField(
         label="Time per turn",
         choices=[("", "No limit"), *TIME_LIMITS],
@@ -107,6 +114,7 @@ class NewGameForm(forms.Form):
                 until_perfect=cleaned["until_perfect"],
                 fuses=cleaned["fuses"],
                 empty_clues=cleaned["empty_clues"],
+                rearrange=cleaned.get("rearrange", False),
             )
         except InvalidOptions as error:
             raise forms.ValidationError(str(error)) from None

@@ -79,6 +79,9 @@ class GameQuerySet(models.QuerySet):
         ).order_by("turn_deadline", "pk")
 
 
+REARRANGE_KEYS = ("seat", "card_id", "slot")
+
+
 class Game(models.Model):
     TIMED_OUT = "timed_out"  # the `end` of a game ended by its timeout policy
 
@@ -142,6 +145,10 @@ class Game(models.Model):
     # Raised by every change to what a page of the game shows (a move, chat, the clock,
     # seats, a moderator's action), in the change's transaction: games/services/versions.py.
     version = models.PositiveIntegerField(default=0, editable=False)
+    # The free rearrangements of hands (the option "rearrange"), in order, each the engine's
+    # action dict with the turn it was made in: {"turn", "seat", "card_id", "slot"}. On the
+    # game's row, not as moves: a move is one per turn, and a rearrangement takes none.
+    rearrangements = models.JSONField(default=list, blank=True, editable=False)
 
     objects = GameQuerySet.as_manager()
 
@@ -197,7 +204,24 @@ class Game(models.Model):
             actions = list(self.moves.order_by("turn").values_list("action", flat=True))
         else:
             actions = [move.action for move in moves]
-        return replay(self.game_options, self.deck_source, actions)
+        return replay(self.game_options, self.deck_source, self.with_rearrangements(actions))
+
+    def with_rearrangements(self, move_actions: list[dict]) -> list[dict]:
+        """The moves' actions (in turn order) with the game's free rearrangements where
+        they were made, each before the move of its turn: the engine's whole action list."""
+        if not self.rearrangements:
+            return list(move_actions)
+        merged: list[dict] = []
+        pending = sorted(self.rearrangements, key=lambda item: item["turn"])  # stable
+        index = 0
+        for turn, action in enumerate([*move_actions, None]):
+            while index < len(pending) and pending[index]["turn"] <= turn:
+                item = pending[index]
+                merged.append({"type": "rearrange", **{k: item[k] for k in REARRANGE_KEYS}})
+                index += 1
+            if action is not None:
+                merged.append(action)
+        return merged
 
     def seat_names(self) -> list[str]:
         """Display names by seat position."""

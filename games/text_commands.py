@@ -120,9 +120,16 @@ def _own_cards(view: dict) -> list[dict]:
 
 
 def _card(verb: str, args: list[str], line: str, view: dict) -> tuple[dict, str]:
-    """play/discard: a slot as the email shows it (1 = newest, on the left)."""
+    """play/discard: a slot as the email shows it (1 = newest, on the left).
+
+    With the option of rearranging hands, the slots of a hand rearranged during this turn are
+    not the slots an email of this turn may show: such a command is refused, unless it ends
+    in "now" ("play 3 now": slot 3 as the hand is now)."""
     if args[:1] in (["slot"], ["card"]):
         args = args[1:]
+    now = args[-1:] == ["now"]
+    if now:
+        args = args[:-1]
     cards = _own_cards(view)
     if len(args) != 1 or not args[0].isdigit():
         raise NotUnderstood(
@@ -137,8 +144,24 @@ def _card(verb: str, args: list[str], line: str, view: dict) -> tuple[dict, str]
             if len(cards) == 1
             else f"There is no slot {slot}: your hand has slots 1 to {len(cards)}."
         )
+    if not now and _rearranged_this_turn(view):
+        raise Impossible(
+            f"Your hand was rearranged during this turn, so slot {slot} may not hold the card "
+            f"you saw there. Your hand as it is now is below: to {verb} the card that is in "
+            f"slot {slot} now, reply “{verb} {slot} now”."
+        )
     card_id = next(card["id"] for card in cards if card["slot"] == slot)
     return {"type": verb, "card_id": card_id}, f"{verb} slot {slot}"
+
+
+def _rearranged_this_turn(view: dict) -> bool:
+    """The viewer moved a card of their hand during the current turn (the option of
+    rearranging): an email of this turn may show the slots as they were before."""
+    me, turn = view["viewer"], view["turn"]
+    return any(
+        entry["type"] == "rearrange" and entry["seat"] == me and entry["turn"] == turn
+        for entry in view["history"]
+    )
 
 
 def _clue(args: list[str], line: str, view: dict) -> tuple[dict, str]:
@@ -306,6 +329,14 @@ def command_help(view: dict, *, chat_open: bool | None = None) -> str:
         f"  play N      play the card in slot N of your hand ({slots}; slot 1 is the newest, "
         "on the left)",
         "  discard N   discard the card in slot N",
+        *(
+            [
+                "  (if you rearranged your hand during this turn, add “now”: “play 2 now” "
+                "plays the card in slot 2 as your hand is now)"
+            ]
+            if view["options"].get("rearrange")
+            else []
+        ),
         f"  clue PLAYER VALUE   e.g. “clue {target} {colour}” or “clue {target} 3”",
         f"    PLAYER: a name (its first letters are enough if no one else's start the same) "
         f"or a seat number: {_players_text(view)}",

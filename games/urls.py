@@ -1,7 +1,17 @@
 from django.urls import path
 
 from accounts.scoped import allow_with_pass
-from games.views import chat, events, lobby, lookback, notes, replay, spectate, table
+from games.views import (
+    chat,
+    events,
+    lobby,
+    lookback,
+    notes,
+    rearrange,
+    replay,
+    spectate,
+    table,
+)
 
 app_name = "games"
 urlpatterns = [
@@ -20,6 +30,7 @@ urlpatterns = [
     path("games/<int:game_id>/events/", events.events, name="events"),
     path("games/<int:game_id>/move/", table.move, name="move"),
     path("games/<int:game_id>/note/", notes.note, name="note"),
+    path("games/<int:game_id>/rearrange/", rearrange.rearrange_hand, name="rearrange"),
     path("games/<int:game_id>/pause/", table.pause, name="pause"),
     path("games/<int:game_id>/resume/", table.resume, name="resume"),
     path("games/<int:game_id>/extend/", table.extend, name="extend"),
@@ -51,6 +62,7 @@ PASS_ALLOWS = {
     "analysis": ("GET",),
     "export": ("GET",),
     "move": ("POST",),
+    "rearrange": ("POST",),
     "mute": ("POST",),
 }
 for pattern in urlpatterns:

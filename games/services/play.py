@@ -27,6 +27,7 @@ from games.engine import (
     IllegalAction,
     action_from_dict,
     action_to_dict,
+    takes_turn,
     view_for,
 )
 from games.errors import GameError, IllegalMove, NotAllowed, StaleMove
@@ -91,6 +92,10 @@ def bot_action(
     if state is None:
         state = game.load_state()
     view = view_for(state, seat.position)
+    if state.rearrangements:
+        # The bots replay the history one turn per entry and ignore the hands' order (they
+        # name cards by id): the free rearrangements of hands (an option) are left out.
+        view["history"] = [entry for entry in view["history"] if entry["type"] != "rearrange"]
     if seat.user_id is None and seat.bot_kind == BotKind.EXPERT:
         return hat.choose_action(view)
     return choose_action(view, house_bot_seats(game if seats is None else seats))
@@ -126,6 +131,9 @@ def apply_action(
     try:
         if isinstance(action, dict):
             action = action_from_dict(action)
+        if not takes_turn(action):
+            # A rearrangement is no move (it takes no turn): games/services/rearrange.py.
+            raise IllegalAction("rearranging one's hand is not a turn's move")
         state.apply(action)
     except IllegalAction as error:
         raise IllegalMove(f"That move is not allowed: {error.reason}.") from None

@@ -38,7 +38,10 @@ def game_record(game: Game, title: str) -> dict:
         "title": title,
         "options": game.game_options,
         "deck_source": game.deck_source,
-        "actions": list(game.moves.order_by("turn").values_list("action", flat=True)),
+        # With the free rearrangements of hands (an option) where they were made.
+        "actions": game.with_rearrangements(
+            list(game.moves.order_by("turn").values_list("action", flat=True))
+        ),
         "names": game.seat_names(),
         "end": game.end,
     }
@@ -80,6 +83,8 @@ def download(record: dict) -> Download:
         state = replay(options, deck, actions)
         # The engine's message, shorter where the replay's link can say it in a few words.
         why = f"hanab.live has no {options.fuses}-fuse option" if options.fuses != 3 else ""
+        if options.rearrange:
+            why = "hanab.live has no rearranging of hands"
         return Download(to_record(options, deck, state.actions, names), why or str(error))
 
 

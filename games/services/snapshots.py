@@ -38,12 +38,15 @@ def _engine_digest() -> str:
 ENGINE_DIGEST = _engine_digest()
 
 
-def _key(game: Game, turn: int) -> str:
+def _key(game: Game, turn: int, rearranged: int = 0) -> str:
     """The game's identity in full (ids are reused when a database is made afresh while the
-    cache lives on), the turn, and the engine."""
+    cache lives on), the turn, the free rearrangements made so far (the option: they change
+    the state without a turn; like moves they are only appended, so their count names them),
+    and the engine."""
     started = game.started_at.isoformat() if game.started_at else ""
     deal = repr((ENGINE_DIGEST, game.pk, started, game.deck_source, game.options)).encode()
-    return f"game:{game.pk}:state:{turn}:{hashlib.sha256(deal).hexdigest()[:32]}"
+    position = f"{turn}.{rearranged}" if rearranged else str(turn)
+    return f"game:{game.pk}:state:{position}:{hashlib.sha256(deal).hexdigest()[:32]}"
 
 
 def state_of(game: Game) -> GameState:
@@ -52,9 +55,13 @@ def state_of(game: Game) -> GameState:
     state = None
     # Our own pickles, in our own cache; anything unreadable is rebuilt.
     with failing_cache_is_no_cache(log, "could not read a game's state from the cache"):
-        pickled = cache.get(_key(game, game.turn))
+        pickled = cache.get(_key(game, game.turn, len(game.rearrangements)))
         state = pickle.loads(pickled) if isinstance(pickled, bytes) else None  # noqa: S301
-    if isinstance(state, GameState) and state.turn == game.turn:
+    if (
+        isinstance(state, GameState)
+        and state.turn == game.turn
+        and len(state.rearrangements) == len(game.rearrangements)
+    ):
         return state
     return game.load_state()
 
@@ -62,7 +69,7 @@ def state_of(game: Game) -> GameState:
 def keep_after_commit(game: Game, state: GameState) -> None:
     """Keep `state` (the game's state at `state.turn`) once the current transaction commits."""
     pickled = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-    key = _key(game, state.turn)
+    key = _key(game, state.turn, len(state.rearrangements))
 
     def keep() -> None:
         with failing_cache_is_no_cache(log, "could not keep a game's state in the cache"):

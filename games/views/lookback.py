@@ -50,7 +50,9 @@ def look_back(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
     if not 0 <= turn <= len(moves):
         context = {"game": game, "turn": turn, "last_turn": len(moves)}
         return render(request, "games/look_back_missing.html", context, status=404)
-    state = replay(game.game_options, game.deck_source, [move.action for move in moves], upto=turn)
+    # With the free rearrangements of hands (an option): the hands in the order they had.
+    actions = game.with_rearrangements([move.action for move in moves])
+    state = replay(game.game_options, game.deck_source, actions, upto=turn)
     view = view_for(state, seat.position, game.seat_names())
     # A look back offers no move: the live table does.
     view["your_turn"], view["legal"] = False, None

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from games import hindsight
-from games.engine import replay, spectator_view
+from games.engine import replay, spectator_view, takes_turn
 from games.errors import GameError
 from games.forms import ImportForm
 from games.models import ImportedReplay, outcome
@@ -36,10 +36,12 @@ def replay_page(
     of an imported record). `record` is what games.services.replays makes; `notes` the
     players' notes on cards, by card id, each with its writer's name."""
     options, deck_source, actions = record["options"], record["deck_source"], record["actions"]
-    if not 0 <= turn <= len(actions):
+    # The turns: the actions without the free rearrangements of hands (an option).
+    turns = sum(1 for action in actions if takes_turn(action))
+    if not 0 <= turn <= turns:
         raise Http404("No such turn")
     final = replay(options, deck_source, actions)
-    state = final if turn == len(actions) else replay(options, deck_source, actions, upto=turn)
+    state = final if turn == turns else replay(options, deck_source, actions, upto=turn)
     view = spectator_view(state, record["names"])
     view["viewer"] = None
     over = final.is_over or bool(record.get("end"))
@@ -53,12 +55,12 @@ def replay_page(
         **table(view, notes=notes),
         "outcome": _without_the_score(outcome(final, record.get("end", ""))) if over else None,
         "turn": turn,
-        "last_turn": len(actions),
+        "last_turn": turns,
         "nav": {
             "first": link(0) if turn > 0 else None,
             "previous": link(turn - 1) if turn > 0 else None,
-            "next": link(turn + 1) if turn < len(actions) else None,
-            "last": link(len(actions)) if turn < len(actions) else None,
+            "next": link(turn + 1) if turn < turns else None,
+            "last": link(turns) if turn < turns else None,
         },
         "last_action": view["history"][-1]["text"] if turn else None,
         **extra,

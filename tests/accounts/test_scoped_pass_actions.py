@@ -33,6 +33,7 @@ ALLOWED = {
     "analysis": {"GET"},
     "export": {"GET"},
     "move": {"POST"},
+    "rearrange": {"POST"},  # a player's free move of their own cards (issue 27): part of play
     "mute": {"POST"},
 }
 # The game's other URLs: a real login only. (moderation's report is under the game too.)
