@@ -1,0 +1,363 @@
+"""The H-Group bot's turn at level 1 (README.md in this folder): save, play, clue, discard.
+
+``choose(view)`` reads the table with ``Notes`` and picks, in this order: a save of the next
+player's chop when they have nothing else to do; a card it knows to be playable (a finessed
+card first: a finessed player blind-plays at once); the clue worth most (a play clue, a
+finesse through another hand, a save), every clue first read as the table would read it, and
+dropped if it breaks good touch or could make anyone misplay; in the Early Game any such clue
+rather than a discard; then a discard: a card it knows is trash, else its chop.
+
+Safety: on the last fuse it plays only what the clues and the cards in view prove; a card it
+takes for a play only by a convention (a finesse, a prompt, a play clue's focus) waits until
+a second fuse is left. A clue whose focus may be two things (a play or a save) is kept, not
+played, until one reading is left.
+"""
+
+from __future__ import annotations
+
+from games.engine import Action, Clue, Discard, Play
+from games.engine.cards import SUIT_LETTERS
+
+from .notes import Notes, Reading, rank_of
+
+CODE = {
+    f"{letter}{rank}": s * 5 + rank - 1
+    for s, letter in enumerate(SUIT_LETTERS)
+    for rank in range(1, 6)
+}
+
+# A clue is worth its token mid-game when it gets at least this much (a card played is 1).
+PLAY_CLUE_VALUE = 1.0
+# With this many tokens or more, a smaller clue (a save of a player further on) is worth it.
+MANY_TOKENS = 5
+LAST_FUSE = 1
+
+
+class Turn:
+    def __init__(self, view: dict) -> None:
+        if not view.get("your_turn") or view.get("legal") is None:
+            raise ValueError("it is not this seat's turn")
+        self.view = view
+        self.notes = Notes(view)
+        self.me = view["viewer"]
+        self.players = view["players"]
+        self.legal = view["legal"]
+        self.tokens = view["clue_tokens"]
+        self.fuses = view["fuses_left"]
+        own = next(hand for hand in view["hands"] if hand["is_viewer"])["cards"]
+        self.counted = {
+            card["id"]: sum(1 << CODE[code] for code, n in card["possible_counted"].items() if n)
+            for card in own
+        }
+        self.own = [card["id"] for card in own]
+
+    # -- what the viewer knows of its own cards ------------------------------------------------
+
+    def live(self, cid: int) -> int:
+        """The identities its notes and the counting leave, trash and good touch removed."""
+        notes = self.notes
+        note = notes.notes[cid]
+        trash = notes.trash_mask()
+        base = self.counted[cid] & ~trash
+        if not note.gotten:
+            return base & note.mask
+        dupes = notes.dupes_for(cid) if note.clued else 0
+        return base & note.inferred & ~dupes
+
+    def proven(self, cid: int) -> int:
+        """What the clues and the counting prove, no convention added."""
+        return self.counted[cid] & self.notes.notes[cid].mask
+
+    def known_playable(self, cid: int) -> bool:
+        notes = self.notes
+        proven = self.proven(cid)
+        if proven and all(notes.playable(i) for i in _bits(proven)):
+            return True
+        if self.fuses <= LAST_FUSE:
+            return False  # the safe reading: nothing beyond what is proven
+        note = notes.notes[cid]
+        if not note.gotten:
+            return False
+        if note.waiting and any(note.inferred >> i & 1 for i in note.waiting):
+            return False  # an interpretation still waits on another player's play
+        if note.inferred & self.counted[cid] & notes.trash_mask() & notes.risky:
+            return False  # it may be a copy of a card played since it was clued
+        live = self.live(cid)
+        return bool(live) and all(notes.playable(i) for i in _bits(live))
+
+    def known_trash(self, cid: int) -> bool:
+        notes = self.notes
+        if not self.proven(cid) & ~notes.trash_mask():
+            return True
+        note = notes.notes[cid]
+        return note.clued and not self.live(cid) and note.inferred != 0
+
+    # -- the turn ----------------------------------------------------------------------------
+
+    def choose(self) -> Action:
+        clues = self.legal["clues"]
+        evaluated = self.evaluate_clues() if clues else []
+        save = self.urgent_save(evaluated)
+        if save is not None:
+            return save
+        play = self.best_play()
+        if play is not None:
+            return play
+        best = max(evaluated, key=lambda e: e[0], default=None)
+        if best is not None and best[0] > 0:
+            value = best[0]
+            early = not self.notes.discarded_any
+            if (
+                value >= PLAY_CLUE_VALUE
+                or early
+                or self.tokens >= MANY_TOKENS
+                or not self.legal["discard"]
+                or self.chop_is_precious()
+            ):
+                return best[1]
+        if self.legal["discard"]:
+            return Discard(self.discard_choice())
+        if clues:
+            return self.stall(evaluated)
+        return self.last_resort()
+
+    def best_play(self) -> Action | None:
+        notes = self.notes
+        playable = [cid for cid in self.own if self.known_playable(cid)]
+        if not playable:
+            if self.view["deck_size"] == 0 and self.fuses > LAST_FUSE + 1:
+                return self.final_round_try()
+            return None
+
+        def key(cid: int) -> tuple:
+            note = notes.notes[cid]
+            live = self.live(cid) or self.proven(cid)
+            low = min(rank_of(i) for i in _bits(live))
+            return (not note.finessed, low)
+
+        return Play(min(playable, key=key))
+
+    def final_round_try(self) -> Action | None:
+        """Deck empty, fuses to spare: the card likeliest to play, if likely enough."""
+        best, chance = None, 0.0
+        own = next(hand for hand in self.view["hands"] if hand["is_viewer"])["cards"]
+        for card in own:
+            counts = card["possible_counted"]
+            total = sum(counts.values())
+            if not total:
+                continue
+            good = sum(n for code, n in counts.items() if self.notes.playable(CODE[code]))
+            if good / total > chance:
+                best, chance = card["id"], good / total
+        return Play(best) if best is not None and chance >= 0.5 else None
+
+    def chop_is_precious(self) -> bool:
+        """Its own chop may be a card that must not be lost (a 5 or the last copy)."""
+        chop = self.notes.chop(self.me)
+        if chop is None:
+            return False
+        live = self.counted[chop] & ~self.notes.trash_mask()
+        if not live:
+            return False
+        critical = sum(1 for i in _bits(live) if self.notes.critical(i))
+        return critical * 3 >= len(list(_bits(live))) * 2
+
+    def discard_choice(self) -> int:
+        for cid in reversed(self.own):
+            if self.known_trash(cid):
+                return cid
+        chop = self.notes.chop(self.me)
+        if chop is not None:
+            return chop
+        # Every card gotten: the one least likely to matter (highest rank left).
+        return max(
+            self.own, key=lambda c: min((rank_of(i) for i in _bits(self.live(c))), default=9)
+        )
+
+    def stall(self, evaluated: list) -> Action:
+        """8 tokens (no discard) or a locked hand with nothing better: the safest clue."""
+        safe = [e for e in evaluated if e[0] >= 0]
+        if safe:
+            return max(safe, key=lambda e: (e[0], -e[2]))[1]
+        option = min(self.legal["clues"], key=lambda o: len(o["touches"]))
+        return _as_clue(option)
+
+    def last_resort(self) -> Action:
+        if self.legal["discard"]:
+            return Discard(self.discard_choice())
+        play = self.final_round_try()
+        return play if play is not None else Play(self.own[0])
+
+    # -- saves -------------------------------------------------------------------------------
+
+    def has_safe_action(self, seat: int) -> bool:
+        """The seat has something to do besides discarding its chop (as the viewer sees)."""
+        notes = self.notes
+        for cid in notes.hands[seat]:
+            note = notes.notes[cid]
+            if not note.gotten:
+                continue
+            ident = notes.ident.get(cid)
+            live = note.inferred & ~notes.trash_mask()
+            if (
+                ident is not None
+                and notes.playable(ident)
+                and live
+                and all(notes.playable(i) for i in _bits(live))
+            ):
+                return True
+            if note.finessed and ident is not None and notes.playable(ident):
+                return True
+            if note.clued and not live:
+                return True  # known trash to discard
+        return notes.chop(seat) is None
+
+    def needs_save(self, seat: int) -> bool:
+        notes = self.notes
+        chop = notes.chop(seat)
+        if chop is None:
+            return False
+        ident = notes.ident[chop]
+        if notes.dead(ident):
+            return False
+        if notes.critical(ident):
+            return True
+        if rank_of(ident) == 2:
+            # a 2 save, unless the other copy is visible elsewhere (or already gotten)
+            others = notes.visible_in_hands(ident, (seat, self.me)) or any(
+                notes.ident.get(c) == ident for c in notes.hands[seat] if c != chop
+            )
+            return not others
+        if notes.playable(ident):
+            # never let a unique playable card go: the only copy in sight
+            gotten = notes.gotten_visible((self.me,))
+            return not gotten >> ident & 1
+        return False
+
+    def urgent_save(self, evaluated: list) -> Action | None:
+        if not self.legal["clues"] or self.tokens >= 8:
+            return None
+        nxt = (self.me + 1) % self.players
+        if not self.needs_save(nxt) or self.has_safe_action(nxt):
+            return None
+        chop = self.notes.chop(nxt)
+        saving = [e for e in evaluated if e[3] == nxt and e[4] == chop and e[0] > 0]
+        if not saving:
+            return None
+        return max(saving, key=lambda e: (e[0], -e[2]))[1]
+
+    # -- clues -------------------------------------------------------------------------------
+
+    def evaluate_clues(self) -> list[tuple[float, Clue, int, int, int | None]]:
+        """(value, clue, cards touched, target, focus) of every clue the table would read as
+        meant; value -1 for a clue that breaks good touch or risks a misplay."""
+        notes = self.notes
+        result = []
+        gotten_before = {cid for cid, n in notes.notes.items() if n.gotten}
+        for option in self.legal["clues"]:
+            target = option["target"]
+            twin = notes.copy()
+            reading = twin.apply_clue(target, option)
+            value = self.value(twin, reading, target, option, gotten_before)
+            result.append(
+                (
+                    value,
+                    _as_clue(option),
+                    len(option["touches"]),
+                    target,
+                    reading.focus if reading else None,
+                )
+            )
+        return result
+
+    def value(
+        self, twin: Notes, reading: Reading | None, target: int, option: dict, before: set[int]
+    ) -> float:
+        notes = self.notes
+        if reading is None:
+            return -1.0
+        if reading.on_viewer:
+            # It leans on the giver's own cards, which the giver cannot see (others judge a
+            # connection by the cards themselves): not a clue to give.
+            return -1.0
+        touched = option["touches"]
+        new = [c for c in touched if c not in before]
+        trash = notes.trash_mask()
+        # Good touch: no trash, no copy of a card gotten anywhere, no two copies at once.
+        taken = notes.gotten_visible((self.me,))
+        for cid in self.own:
+            known = notes.known_as(cid)
+            if notes.notes[cid].gotten and known is not None:
+                taken |= 1 << known
+        seen = 0
+        for cid in new:
+            ident = notes.ident[cid]
+            if trash >> ident & 1 or taken >> ident & 1 or seen >> ident & 1:
+                return -1.0
+            seen |= 1 << ident
+        # No misplay: no touched card may look playable to its holder unless it is.
+        after_trash = twin.trash_mask()
+        for cid in twin.hands[target]:
+            if cid not in touched:
+                continue
+            live = twin.notes[cid].inferred & ~after_trash
+            ident = notes.ident[cid]
+            if live and all(twin.playable(i) for i in _bits(live)) and not notes.playable(ident):
+                return -1.0
+        if not new:
+            return 0.0  # a re-touch: a stall at best (no tempo clues at level 1)
+        focus = reading.focus
+        ident = notes.ident[focus]
+        value = 0.0
+        if reading.kind == "play" and reading.play >> ident & 1:
+            links = twin.connect(ident, self.me, target, focus=focus)
+            if links is None:
+                return -1.0
+            live = twin.notes[focus].inferred & ~after_trash
+            exact = live == 1 << ident or all(twin.playable(i) for i in _bits(live))
+            value = 1.0 if exact else 0.6
+            for _seat, _cid, _need, how in links:
+                if how == "finesse":
+                    value += 1.0
+                elif how == "prompt":
+                    value += 0.5
+        elif reading.kind == "save" and reading.save >> ident & 1:
+            if notes.critical(ident):
+                value = 1.2 if self.in_danger(target) else 0.6
+            elif rank_of(ident) == 2:
+                value = 0.8 if self.in_danger(target) else 0.4
+            else:
+                value = 0.3
+            if reading.play >> ident & 1:
+                value = max(value, 1.0)
+        elif reading.kind in ("play", "save"):
+            return -1.0  # the focus would be read as something it is not
+        else:
+            # New cards with a focus that is neither a play nor a save: every other player
+            # would look for a meaning (a finesse on someone, say) that is not there.
+            return -1.0
+        # The other new cards: useful, and sometimes playable.
+        for cid in new:
+            if cid == focus:
+                continue
+            value += 0.3 if notes.playable(notes.ident[cid]) else 0.1
+        distance = (target - self.me) % self.players
+        return value - 0.01 * distance
+
+    def in_danger(self, seat: int) -> bool:
+        return not self.has_safe_action(seat) and self.notes.chop(seat) is not None
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _as_clue(option: dict) -> Clue:
+    return Clue(option["target"], colour=option.get("colour"), rank=option.get("rank"))
+
+
+def choose(view: dict) -> Action:
+    return Turn(view).choose()

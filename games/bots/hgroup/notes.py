@@ -1,0 +1,455 @@
+"""The H-Group reading of a game, rebuilt from one seat's view (README.md in this folder).
+
+``Notes(view)`` replays the view's history and keeps, for every card in a hand, what the
+H-Group conventions of level 1 say of it: the identities its clues allow (``mask``), those the
+conventions leave (``inferred``), whether a clue or a finesse has "gotten" it, and the
+interpretations that wait on another player's play (a finesse or a prompt through someone
+else's hand). Like the house bot, it keeps no memory between turns: the same view always
+gives the same notes.
+
+The viewer never sees its own cards. Every identity it uses is one its view shows: the cards
+in other hands, and the cards played or discarded (history). A card of its own is described
+only by its notes and by the view's ``possible_counted``.
+
+Identities are ints, ``suit * 5 + rank - 1``; sets of identities are int bitmasks, as in the
+engine. What a clue touches is the engine's rule (``clue_touch_mask``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from games.engine import GameOptions, clue_touch_mask, dealt_hands
+from games.engine.cards import MAX_RANK, SUIT_INDEX, copies_per_identity, identity
+from games.engine.knowledge import identities_of as bits
+
+
+def suit_of(ident: int) -> int:
+    return ident // MAX_RANK
+
+
+def rank_of(ident: int) -> int:
+    return ident % MAX_RANK + 1
+
+
+def card_ident(card: dict) -> int:
+    return identity(SUIT_INDEX[card["suit"]], card["rank"])
+
+
+@dataclass
+class Note:
+    """What the table can say of one card in a hand (the H-Group "card notes")."""
+
+    mask: int
+    inferred: int
+    clued: bool = False
+    finessed: bool = False  # to be blind-played: a finesse on it was read
+    focus: str | None = None  # "play" or "save" if it was a clue's focus
+    turn: int = -1  # when a clue or a finesse first got it
+    by: int = -1  # who gave that clue
+    # Interpretations of a focus that wait on other players: identity -> {seat: card id}
+    # that must play first (a finesse or a prompt outside the holder's hand).
+    waiting: dict[int, dict[int, int]] = field(default_factory=dict)
+
+    @property
+    def gotten(self) -> bool:
+        return self.clued or self.finessed
+
+
+@dataclass
+class Reading:
+    """How one clue was read (for the clue finder, and for tests)."""
+
+    focus: int
+    kind: str  # "play", "save", "tempo" or "info"
+    play: int  # identities the focus may be as a play (direct, delayed, prompt, finesse)
+    save: int  # identities it may be as a save
+    # Cards of the viewer that the reading makes the viewer play: card id -> identity,
+    # with "known", "finesse" or "prompt".
+    on_viewer: dict[int, tuple[int, str]] = field(default_factory=dict)
+
+
+class Notes:
+    def __init__(self, view: dict) -> None:
+        self.view = view
+        self.options = GameOptions.from_dict(view["options"])
+        self.players = view["players"]
+        self.me: int = view["viewer"]
+        self.num_suits = self.options.num_suits
+        self.copies = copies_per_identity(self.options.multicolour)
+        self.all_mask = 0
+        for ident in range(self.num_suits * MAX_RANK):
+            self.all_mask |= 1 << ident
+        self.hands: list[list[int]] = dealt_hands(self.options)
+        self.stacks = [0] * self.num_suits
+        self.lost = [0] * len(self.copies)
+        self.notes: dict[int, Note] = {
+            cid: Note(self.all_mask, self.all_mask) for hand in self.hands for cid in hand
+        }
+        # Every identity the view shows: other hands now, and each card played or discarded.
+        self.ident: dict[int, int] = {}
+        for hand in view["hands"]:
+            for card in hand["cards"]:
+                if "suit" in card:
+                    self.ident[card["id"]] = card_ident(card)
+        for entry in view["history"]:
+            if entry["type"] != "clue":
+                self.ident[entry["card"]["id"]] = card_ident(entry["card"])
+        self.discarded_any = False  # the Early Game lasts until the first discard
+        # Identities placed from a card that no clue from another player had shown: a clued
+        # card of the viewer's that the conventions said might be one of them may be a copy.
+        self.risky = 0
+        self.turn = 0
+        self.readings: list[Reading | None] = []
+        for self.turn, entry in enumerate(view["history"]):
+            if entry["type"] == "clue":
+                self.readings.append(self._clue(entry))
+            else:
+                self._play_or_discard(entry)
+                self.readings.append(None)
+
+    # -- the board ---------------------------------------------------------------------------
+
+    def playable(self, ident: int) -> bool:
+        return self.stacks[suit_of(ident)] == rank_of(ident) - 1
+
+    def dead(self, ident: int) -> bool:
+        """Trash by the board: played already, or a lower card of its suit is all lost."""
+        suit, rank = suit_of(ident), rank_of(ident)
+        if rank <= self.stacks[suit]:
+            return True
+        return any(
+            self.lost[identity(suit, r)] >= self.copies[identity(suit, r)]
+            for r in range(self.stacks[suit] + 1, rank)
+        )
+
+    def trash_mask(self) -> int:
+        return sum(1 << i for i in range(self.num_suits * MAX_RANK) if self.dead(i))
+
+    def critical(self, ident: int) -> bool:
+        return not self.dead(ident) and self.copies[ident] - self.lost[ident] == 1
+
+    def chop(self, seat: int) -> int | None:
+        """The oldest card no clue and no finesse has gotten."""
+        for cid in reversed(self.hands[seat]):
+            if not self.notes[cid].gotten:
+                return cid
+        return None
+
+    def finesse_position(self, seat: int, skip: set[int]) -> int | None:
+        """The newest card not gotten (nor ``skip``): where a blind play comes from."""
+        for cid in self.hands[seat]:
+            if not self.notes[cid].gotten and cid not in skip:
+                return cid
+        return None
+
+    def known_as(self, cid: int) -> int | None:
+        """The identity the card's holder knows it to be (its notes leave one live identity)."""
+        live = self.notes[cid].inferred & ~self.trash_mask()
+        if live and live & (live - 1) == 0:
+            return live.bit_length() - 1
+        return None
+
+    def gotten_visible(self, exclude: tuple[int, ...]) -> int:
+        """Identities of gotten cards the viewer sees, outside the seats ``exclude``."""
+        mask = 0
+        for seat, hand in enumerate(self.hands):
+            if seat in exclude:
+                continue
+            for cid in hand:
+                if self.notes[cid].gotten and cid in self.ident:
+                    mask |= 1 << self.ident[cid]
+        return mask
+
+    def dupes_for(self, cid: int) -> int:
+        """Identities the viewer's clued card ``cid`` is not, by good touch: those of gotten
+        cards in other hands that were gotten first (the giver of ``cid``'s clue saw them),
+        or later by a clue from someone else (who saw ``cid``)."""
+        turn = self.notes[cid].turn
+        mask = 0
+        for seat, hand in enumerate(self.hands):
+            if seat == self.me:
+                continue
+            for other in hand:
+                note = self.notes[other]
+                if not note.gotten or other not in self.ident:
+                    continue
+                if note.turn < turn or note.by != self.me:
+                    mask |= 1 << self.ident[other]
+        return mask
+
+    def visible_in_hands(self, ident: int, exclude: tuple[int, ...]) -> bool:
+        return any(
+            self.ident.get(cid) == ident
+            for seat, hand in enumerate(self.hands)
+            if seat not in exclude
+            for cid in hand
+        )
+
+    # -- replay ------------------------------------------------------------------------------
+
+    def _play_or_discard(self, entry: dict) -> None:
+        seat = entry["seat"]
+        cid = entry["card"]["id"]
+        ident = card_ident(entry["card"])
+        note = self.notes.pop(cid)
+        self._resolve_waits(seat, cid)
+        if entry["type"] == "play" and entry["placed"]:
+            self.stacks[suit_of(ident)] += 1
+            if not note.clued or note.by == self.me:
+                self.risky |= 1 << ident
+        else:
+            self.lost[ident] += 1
+            if entry["type"] == "discard":
+                self.discarded_any = True
+        del note
+        self.hands[seat].remove(cid)
+        drawn = entry.get("drawn")
+        if drawn is not None:
+            self.hands[seat].insert(0, drawn)
+            self.notes[drawn] = Note(self.all_mask, self.all_mask)
+
+    def _resolve_waits(self, seat: int, played: int | None) -> None:
+        """``seat`` acts (``played``: the card it played or discarded, None for a clue): an
+        interpretation that waited on it to play a card now playable, and it did not, is
+        dropped (H-Group: a finessed or prompted player plays at once)."""
+        for note in self.notes.values():
+            for ident, deps in list(note.waiting.items()):
+                if seat not in deps:
+                    continue
+                needed = deps[seat]
+                if needed == played:
+                    del deps[seat]
+                    if not deps:
+                        del note.waiting[ident]
+                    continue
+                needed_ident = self.ident.get(needed)
+                still_held = any(needed in hand for hand in self.hands)
+                if still_held and (needed_ident is None or not self.playable(needed_ident)):
+                    continue  # it could not play it yet: the interpretation still waits
+                if note.inferred & ~(1 << ident):
+                    note.inferred &= ~(1 << ident)
+                del note.waiting[ident]
+
+    def _clue(self, entry: dict) -> Reading | None:
+        giver, target = entry["seat"], entry["target"]
+        self._resolve_waits(giver, None)
+        touched = set(entry["touched"])
+        touch = clue_touch_mask(self.options, entry["colour"], entry["rank"])
+        hand = self.hands[target]
+        chop = self.chop(target)
+        new = [cid for cid in hand if cid in touched and not self.notes[cid].gotten]
+        for cid in hand:
+            note = self.notes[cid]
+            if cid in touched:
+                note.mask &= touch
+                if not note.gotten:
+                    note.turn, note.by = self.turn, giver
+                note.clued = True
+            else:
+                note.mask &= ~touch
+            note.inferred &= note.mask
+            if not note.inferred:
+                note.inferred = note.mask
+        if not touched:
+            return None
+        if not new:
+            focus = next(cid for cid in hand if cid in touched)
+        elif len(new) == 1:
+            focus = new[0]
+        elif chop in new:
+            focus = chop
+        else:
+            focus = new[0]
+        trash = self.trash_mask()
+        # Good touch: a newly touched card is no trash, and no copy of a card gotten in
+        # another hand (of those the target sees, as far as the viewer sees them).
+        dupes = self.gotten_visible((target,))
+        for cid in new:
+            note = self.notes[cid]
+            good = note.mask & ~trash & ~dupes
+            note.inferred = good or note.mask & ~trash or note.mask
+        return self._read_focus(
+            giver, target, focus, focus == chop and focus in new, entry, not new
+        )
+
+    def _read_focus(
+        self, giver: int, target: int, focus: int, on_chop: bool, entry: dict, retouch: bool
+    ) -> Reading:
+        note = self.notes[focus]
+        candidates = note.inferred
+        reading = Reading(focus, "info", 0, 0)
+        play = 0
+        direct = 0  # playable now, or through cards already known
+        waits: dict[int, dict[int, int]] = {}
+        for ident in bits(candidates):
+            links = self.connect(ident, giver, target, focus=focus)
+            if links is None:
+                continue
+            play |= 1 << ident
+            if all(how == "known" for *_, how in links):
+                direct |= 1 << ident
+            outside = {
+                seat: cid for seat, cid, _, how in links if seat != target and how != "known"
+            }
+            if outside:
+                waits[ident] = outside
+        save = 0
+        if on_chop:
+            for ident in bits(candidates):
+                rank = rank_of(ident)
+                if (
+                    self.critical(ident)
+                    or (entry["rank"] == 5 and rank == 5)
+                    or (
+                        entry["rank"] == 2
+                        and rank == 2
+                        # The visible rule: no 2 save on a 2 whose other copy the giver sees.
+                        and not self.visible_in_hands(ident, (giver, target))
+                    )
+                ):
+                    save |= 1 << ident
+        if save:
+            # A clue that may be a save is a play clue only on a card playable now or through
+            # cards already known: no finesse or prompt is read into a save (the safe reading).
+            play &= direct
+        reading.play, reading.save = play, save
+        if play | save:
+            note.inferred = play | save
+            note.focus = "save" if save and not play & ~save else "play"
+            if on_chop and save and play:
+                note.focus = "save"
+            reading.kind = "tempo" if retouch else note.focus
+            note.waiting = {i: d for i, d in waits.items() if note.inferred >> i & 1}
+        # The viewer sees the focus: where must its connecting cards come from?
+        true = self.ident.get(focus)
+        links = None
+        if (
+            true is not None
+            and candidates >> true & 1
+            and target != self.me
+            and not save >> true & 1
+            and not (save and on_chop)
+        ):
+            links = self.connect(true, giver, target, viewer_holds=True, focus=focus)
+        if links is not None and not play >> true & 1:
+            # Only the viewer's own hand connects it: the target, who sees that hand, reads
+            # a play clue on the card the viewer sees.
+            play |= 1 << true
+            note.inferred = play | save
+            note.focus = "play" if not (on_chop and save) else "save"
+            reading.kind = "tempo" if retouch else note.focus
+        if links is not None:
+            for seat, cid, ident, how in links:
+                if seat == self.me:
+                    reading.on_viewer[cid] = (ident, how)
+                    mine = self.notes[cid]
+                    if not mine.gotten:
+                        mine.turn, mine.by = self.turn, giver
+                    mine.inferred = 1 << ident
+                    if how == "finesse":
+                        mine.finessed = True
+                elif how == "finesse":
+                    other = self.notes[cid]
+                    if not other.gotten:
+                        other.turn, other.by = self.turn, giver
+                    other.finessed = True
+                    other.inferred = 1 << ident
+        reading.play = play
+        return reading
+
+    def _all_rank(self, rank: int) -> int:
+        return sum(1 << identity(s, rank) for s in range(self.num_suits))
+
+    def connect(
+        self,
+        ident: int,
+        giver: int,
+        target: int,
+        viewer_holds: bool = False,
+        focus: int | None = None,
+    ) -> list[tuple[int, int, int, str]] | None:
+        """The cards that lead up to ``ident`` being played (level 1: known cards, prompts,
+        one finesse per player), as (seat, card id, identity, "known"/"prompt"/"finesse"), or
+        None if the card cannot be a play clue. ``viewer_holds``: the viewer knows the focus
+        is ``ident``, so a connecting card found nowhere else must be in the viewer's hand."""
+        suit, rank = suit_of(ident), rank_of(ident)
+        height = self.stacks[suit]
+        if rank <= height:
+            return None
+        links: list[tuple[int, int, int, str]] = []
+        used: set[int] = set() if focus is None else {focus}
+        for r in range(height + 1, rank):
+            need = identity(suit, r)
+            link = self._find(need, giver, target, used, viewer_holds)
+            if link is None:
+                return None
+            links.append(link)
+            used.add(link[1])
+        return links
+
+    def _find(
+        self, need: int, giver: int, target: int, used: set[int], viewer_holds: bool
+    ) -> tuple[int, int, int, str] | None:
+        # Seats from the target's left; the viewer's own hand last: the viewer sees every
+        # other hand, and looks to its own only for what no other hand can give.
+        order = [(target + k) % self.players for k in range(1, self.players + 1)]
+        order = [s for s in order if s != self.me] + [self.me]
+        # A card gotten and known (or seen) to be ``need``: a delayed play.
+        for seat in order:
+            for cid in self.hands[seat]:
+                if cid in used or not self.notes[cid].gotten:
+                    continue
+                seen = self.ident.get(cid) if seat != self.me else None
+                if seen == need or (seen is None and self.known_as(cid) == need):
+                    return seat, cid, need, "known"
+        # A prompt: the holder's leftmost gotten card that may be ``need``.
+        for seat in order:
+            if seat == self.me and seat != target and not viewer_holds:
+                continue  # the viewer cannot tell what the target sees there
+            for cid in self.hands[seat]:
+                note = self.notes[cid]
+                if cid in used or not note.gotten or not note.inferred >> need & 1:
+                    continue
+                if self.known_as(cid) is not None:
+                    continue
+                seen = self.ident.get(cid) if seat != self.me else None
+                if seen is None or seen == need:
+                    return seat, cid, need, "prompt"
+                break  # the leftmost such card is not it: no prompt in this hand
+        # A finesse: the finesse position of a player other than the giver and the target.
+        for seat in order:
+            if seat in (giver, target):
+                continue
+            cid = self.finesse_position(seat, used)
+            if cid is None:
+                continue
+            if seat == self.me:
+                if viewer_holds:
+                    return seat, cid, need, "finesse"
+                continue
+            if self.ident.get(cid) == need:
+                return seat, cid, need, "finesse"
+        return None
+
+    # -- for the policy ----------------------------------------------------------------------
+
+    def copy(self) -> Notes:
+        twin = copy.copy(self)
+        twin.hands = [list(h) for h in self.hands]
+        twin.notes = {cid: copy.deepcopy(n) for cid, n in self.notes.items()}
+        twin.stacks = list(self.stacks)
+        twin.lost = list(self.lost)
+        return twin
+
+    def apply_clue(self, target: int, option: dict) -> Reading | None:
+        """Read a clue the viewer might give (the notes change: use on a copy)."""
+        entry = {
+            "seat": self.me,
+            "target": target,
+            "touched": option["touches"],
+            "colour": option.get("colour"),
+            "rank": option.get("rank"),
+        }
+        return self._clue(entry)
