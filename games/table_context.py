@@ -52,6 +52,26 @@ def grid_html(rows: list[dict]) -> str:
     )
 
 
+def pips_html(rows: list[dict]) -> str:
+    """A card back as hanab.live draws it: a pip per suit and per rank still possible (the
+    grid's possible cells, see _grid), for the card's small box. Only what the grid itself
+    holds, so it tells no more than the grid does; aria-hidden: the card's sentence ("Could
+    be R1, R2...") says it to screen readers."""
+    possible = [(row, cell) for row in rows for cell in row["cells"] if cell["state"] == "possible"]
+    suits = [row for row in rows if any(r is row for r, _cell in possible)]
+    ranks = sorted({cell["rank"] for _row, cell in possible})
+    return mark_safe(  # noqa: S308 (every value escaped)
+        '<span class="pips" aria-hidden="true"><span class="suit-pips">'
+        + "".join(
+            f'<span class="pip suit-{escape(row["suit"])}">{escape(row["letter"])}</span>'
+            for row in suits
+        )
+        + '</span><span class="rank-pips">'
+        + "".join(f'<span class="pip rank">{rank}</span>' for rank in ranks)
+        + "</span></span>"
+    )
+
+
 def clue_label(clue: dict) -> str:
     return clue["colour"] if clue.get("colour") else f"{clue['rank']}s"
 
@@ -248,11 +268,12 @@ def table(
             if "suit" in card:
                 entry = visible_card(entry)
                 if "possible_public" in card:  # a teammate's card: what its holder knows
-                    entry["empathy_html"] = grid_html(_grid(card, num_suits, "possible_public"))
+                    entry["empathy_pips"] = pips_html(_grid(card, num_suits, "possible_public"))
                     entry["empathy_could_be"] = card["possible_public"]
             else:
                 entry["grid"] = _grid(card, num_suits)
                 entry["grid_html"] = grid_html(entry["grid"])
+                entry["pips_html"] = pips_html(entry["grid"])
                 entry["could_be"] = sorted(card.get("possible_counted", {}))
             cards.append(entry)
         hands.append(

@@ -6,7 +6,13 @@
 //               Enter: do the move chosen (a play then asks "Play this card?": Enter again);
 //               Escape: forget the choice (on the "Play this card?" box: Cancel).
 //   a replay    ←/→: previous/next turn, Home/End: first/last turn.
-//   anywhere    ?: the list of shortcuts (a <dialog>; Escape closes it).
+//   anywhere    ?: the list of shortcuts (a <dialog>; Escape closes it); k: what every
+//               teammate knows of their cards (empathy, as on hanab.live; k again hides it).
+//
+// Empathy: a click on a teammate's cards (or on their "What … knows" button) turns every
+// card of that hand to what its holder knows of it, drawn over the card in the same box
+// (.hand.empathy-on, static/css/site.css); a click again turns it back. The button's
+// aria-pressed says which; each card's sentence for screen readers is always there.
 //
 // Choosing a move moves the keyboard focus to its button (Enter then presses it, as it
 // would any focused button), marks it (.keys-chosen; the teammate to clue: .keys-target)
@@ -581,6 +587,72 @@
     return true;
   }
 
+  // ---- Empathy ------------------------------------------------------------------------
+
+  var empathyShown = {}; // seat -> true: kept across htmx's swaps of the table
+
+  function empathyHands() {
+    return Array.prototype.filter.call(document.querySelectorAll(".hand"), function (section) {
+      return section.querySelector("[data-empathy]");
+    });
+  }
+
+  function showEmpathy(section, on) {
+    section.classList.toggle("empathy-on", on);
+    var button = section.querySelector("[data-empathy]");
+    if (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    empathyShown[section.getAttribute("data-seat")] = on;
+  }
+
+  function toggleEmpathy(section) {
+    showEmpathy(section, !section.classList.contains("empathy-on"));
+  }
+
+  // The k key: every teammate's hand at once; again, back to the faces.
+  function toggleAllEmpathy() {
+    var hands = empathyHands();
+    if (!hands.length) {
+      return false;
+    }
+    var on = hands.some(function (section) {
+      return !section.classList.contains("empathy-on");
+    });
+    hands.forEach(function (section) {
+      showEmpathy(section, on);
+    });
+    say(on ? "Each teammate's cards show what they know of them." : "The cards show their faces again.");
+    return true;
+  }
+
+  function restoreEmpathy() {
+    empathyHands().forEach(function (section) {
+      if (empathyShown[section.getAttribute("data-seat")]) {
+        showEmpathy(section, true);
+      }
+    });
+  }
+
+  // A click on a teammate's cards, not on a control among them (a card's note, a clue).
+  function empathyClick(event) {
+    var button = event.target.closest("[data-empathy]");
+    if (button) {
+      toggleEmpathy(button.closest(".hand"));
+      return true;
+    }
+    var cards = event.target.closest(".hand .cards");
+    if (!cards || event.target.closest("a, button, summary, input, label, form, details[open]")) {
+      return false;
+    }
+    var section = cards.closest(".hand");
+    if (!section.querySelector("[data-empathy]")) {
+      return false;
+    }
+    toggleEmpathy(section);
+    return true;
+  }
+
   // ---- The help -----------------------------------------------------------------------
 
   function help() {
@@ -611,6 +683,9 @@
     var opener = event.target.closest && event.target.closest("[data-keys-open]");
     if (opener) {
       openHelp();
+      return;
+    }
+    if (event.target.closest && empathyClick(event)) {
       return;
     }
     var dialog = help();
@@ -653,7 +728,9 @@
     }
     var handled = false;
     var nav = document.querySelector(".replay-nav");
-    if (nav) {
+    if (event.key === "k" && toggleAllEmpathy()) {
+      handled = true;
+    } else if (nav) {
       handled = onReplay(event, nav);
     } else if (table()) {
       handled = onTurnPage(event);
@@ -689,6 +766,7 @@
 
   document.addEventListener("htmx:afterSettle", function () {
     showHelpButton();
+    restoreEmpathy();
     followTheTurnShown();
     var button = show();
     var focused = document.activeElement;
