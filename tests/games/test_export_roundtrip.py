@@ -10,7 +10,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from games.engine import Clue, GameOptions, Play, action_to_dict, new_game
+from games.engine import Clue, GameOptions, Play, Rearrange, action_to_dict, new_game
 from games.engine.record import RECORD_FORMAT
 from games.errors import GameError
 from games.models import ImportedReplay
@@ -28,9 +28,13 @@ COMBINATIONS = list(
 def short_game(options: GameOptions, seed: int) -> tuple[list, list]:
     """The deck and the actions of a game played to its end: a clue (a different one each
     time, so that colour, rank and, where allowed, empty clues all occur), then a blind play
-    of the newest card, which burns a fuse more often than not."""
+    of the newest card, which burns a fuse more often than not. With the option of
+    rearranging, the mover first moves their oldest card to slot 1 (issue 27)."""
     state = new_game(options, seed=seed)
     while not state.is_over:
+        hand = state.hand(state.turn % options.players)
+        if options.rearrange and len(hand) > 1:
+            state.apply(Rearrange(state.turn % options.players, hand[-1], 1))
         legal = state.legal_actions()
         clues = [action for action in legal if isinstance(action, Clue)]
         if state.turn % 2 == 0 and clues:
@@ -60,6 +64,39 @@ def test_every_download_imports_back_to_the_same_game(
     assert ("format" in download.data) == (fuses != 3)
     imported.refresh_from_db()
     assert imported.options == options.to_dict()
+    assert imported.deck == [list(card) for card in deck]
+    assert imported.actions == [action_to_dict(action) for action in actions]
+    assert imported.player_names == names
+
+
+# Every combination of the variants, with rearranging on, the players cycling 2 to 6.
+REARRANGING = [
+    (2 + index % 5, *variant)
+    for index, variant in enumerate(
+        itertools.product((0, 1, 2, 3), (False, True), (1, 2, 3), (False, True))
+    )
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players,multicolour,until_perfect,fuses,empty_clues", REARRANGING)
+def test_a_game_with_rearranging_downloads_as_the_sites_record_and_imports_back(
+    alice, players, multicolour, until_perfect, fuses, empty_clues
+):
+    """hanab.live JSON has no rearranging: the site's own record, which keeps every move of a
+    card within a hand where it was made, and imports back to the same game."""
+    options = GameOptions(players, multicolour, until_perfect, fuses, empty_clues, rearrange=True)
+    deck, actions = short_game(options, seed=players * 100 + multicolour * 10 + fuses)
+    assert any(isinstance(action, Rearrange) for action in actions)
+    names = NAMES[:players]
+    record = {"options": options, "deck_source": deck, "actions": actions, "names": names}
+
+    download = replays.download(record)
+    imported = replays.import_game_file(alice, json.dumps(download.data).encode(), "game.json")
+
+    assert not download.is_hanablive and download.data["format"] == RECORD_FORMAT
+    imported.refresh_from_db()
+    assert imported.options == options.to_dict() and imported.options["rearrange"] is True
     assert imported.deck == [list(card) for card in deck]
     assert imported.actions == [action_to_dict(action) for action in actions]
     assert imported.player_names == names
