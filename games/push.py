@@ -2,13 +2,20 @@
 its next poll.
 
 Every change to a game raises its version after commit (games/services/versions.py), which
-also publishes the new version on the game's Redis channel. The page holds an EventSource
-(Server-Sent Events) on /games/<id>/events/, served by the `push` process (uvicorn, ASGI:
-an idle connection is a coroutine waiting on Redis, not a worker), which passes each
-version on; the page's script then asks for the new table with the poll it already has.
+also publishes the new version on the game's channel. The page holds an EventSource
+(Server-Sent Events) on /games/<id>/events/, served by an ASGI process (uvicorn: the `push`
+process of the Procfile; under `python3 dev.py run`, the web process itself), which passes
+each version on; the page's script then asks for the new table with the poll it already has.
 
-Without Redis (the embedded default) nothing is published and the events URL answers 204,
-which tells the browser to stop asking: the page polls every few seconds as before.
+The channel: Redis's pub/sub when REDIS_URL is set (below: any number of processes on any
+number of machines); otherwise a datagram on a Unix socket under var/ (games/push_local.py:
+one machine, one push process). Both offer the same two things: `publish(channel, version)`,
+which never raises, and a subscription (`subscribe` below), entered before the version is
+read.
+
+Where no ASGI process serves the events URL (gunicorn's or runserver's WSGI) or
+PUSH_ENABLED is false, it answers 204, which tells the browser to stop asking: the page
+polls every few seconds as before.
 """
 
 import logging
@@ -17,6 +24,7 @@ import redis
 import redis.asyncio
 from django.conf import settings
 
+from games import push_local
 from lib.cache_failures import failing_cache_is_no_cache
 
 log = logging.getLogger(__name__)
@@ -30,7 +38,7 @@ _publisher: redis.Redis | None = None
 
 
 def enabled() -> bool:
-    return bool(settings.REDIS_URL) and settings.PUSH_ENABLED
+    return settings.PUSH_ENABLED
 
 
 def channel(game_id: int) -> str:
@@ -45,6 +53,9 @@ def announce(game_id: int, version: int) -> None:
     global _publisher
     if not enabled():
         return
+    if not settings.REDIS_URL:
+        push_local.publish(channel(game_id), version)
+        return
     with failing_cache_is_no_cache(log, "could not publish game %s's version %s", game_id, version):
         if _publisher is None:
             _publisher = redis.Redis.from_url(settings.REDIS_URL, **SOCKET_TIMEOUTS)
@@ -53,22 +64,30 @@ def announce(game_id: int, version: int) -> None:
     _publisher = None  # reached only after a failure: the next announcement connects afresh
 
 
-class Subscription:
+def subscribe(game_id: int) -> "RedisSubscription | push_local.Subscription":
     """The versions published for one game from the moment it is entered:
 
-        async with Subscription(game_id) as subscription:
-            version = await subscription.next()  # None after HEARTBEAT_SECONDS of quiet
+        async with subscribe(game_id) as subscription:
+            version = await subscription.next(HEARTBEAT_SECONDS)  # None after that long quiet
 
     Entered, it is subscribed: a version read from the database after that cannot miss a
     change published in between."""
+    if settings.REDIS_URL:
+        return RedisSubscription(channel(game_id))
+    return push_local.Subscription(channel(game_id))
 
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
+
+class RedisSubscription:
+    """subscribe's Redis implementation: a connection of its own per stream (issue 28
+    will share one per process, as push_local's socket is)."""
+
+    def __init__(self, name: str) -> None:
+        self.channel = name
         self.client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
         self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
 
-    async def __aenter__(self) -> "Subscription":
-        await self.pubsub.subscribe(channel(self.game_id))
+    async def __aenter__(self) -> "RedisSubscription":
+        await self.pubsub.subscribe(self.channel)
         return self
 
     async def __aexit__(self, *exc_info) -> None:
@@ -79,8 +98,8 @@ class Subscription:
             await self.pubsub.aclose()
             await self.client.aclose()
 
-    async def next(self) -> int | None:
-        message = await self.pubsub.get_message(timeout=HEARTBEAT_SECONDS)
+    async def next(self, timeout: float) -> int | None:
+        message = await self.pubsub.get_message(timeout=timeout)
         if message is None or message["type"] != "message":
             return None
         return int(message["data"])

@@ -279,9 +279,12 @@ ANYMAIL = {
     "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default="") or None,
 }
 
-# Push (games/push.py): with Redis, each change to a game is published, and the `push`
-# process (uvicorn) streams it to open pages; PUSH_ENABLED=false keeps pages to polling.
+# Push (games/push.py): each change to a game is published, and an ASGI process (uvicorn:
+# production's `push`, the development web process) streams it to open pages; on Redis when
+# there is one, otherwise by datagrams on PUSH_SOCKET (games/push_local.py: one machine).
+# PUSH_ENABLED=false keeps pages to polling.
 PUSH_ENABLED = env.bool("PUSH_ENABLED", default=True)
+PUSH_SOCKET = Path(env.str("PUSH_SOCKET", default=str(VAR_DIR / "push.sock")))
 
 # Celery: Redis when REDIS_URL is set; otherwise kombu's filesystem transport, which
 # needs no server and works across processes on one machine.

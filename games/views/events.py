@@ -1,8 +1,9 @@
 """/games/<id>/events/: the push stream of an open game page (games/push.py).
 
-Served for real only by an ASGI server (the `push` process of the Procfile): there an open
-stream waits on Redis and costs no worker. Under WSGI (gunicorn's web processes, the
-development server), or without Redis, it answers 204, which tells the browser's
+Served for real only by an ASGI server (the `push` process of the Procfile; the web process
+of Procfile.dev, `manage.py runasgi`): there an open stream waits on the push channel (Redis,
+or without it a local socket) and costs no worker. Under WSGI (gunicorn's web processes,
+runserver), or with PUSH_ENABLED false, it answers 204, which tells the browser's
 EventSource not to ask again; the page then keeps to its poll.
 """
 
@@ -39,11 +40,11 @@ async def events(request: HttpRequest, game_id: int) -> HttpResponse:
 async def _stream(game_id: int, shown: int) -> AsyncIterator[str]:
     """One `data: <version>` event per change, and a comment line as a heartbeat."""
     yield "retry: 5000\n\n"
-    async with push.Subscription(game_id) as subscription:
+    async with push.subscribe(game_id) as subscription:
         # Subscribed first, then the version read: a change in between is not lost.
         current = await Game.objects.filter(pk=game_id).values_list("version", flat=True).afirst()
         if current is not None and current != shown:
             yield f"data: {current}\n\n"
         while True:
-            version = await subscription.next()
+            version = await subscription.next(push.HEARTBEAT_SECONDS)
             yield ": heartbeat\n\n" if version is None else f"data: {version}\n\n"
