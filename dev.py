@@ -2,7 +2,8 @@
 """Set up and run the site, or its tests, on a machine with nothing but Python 3.11+ and pip.
 
     python3 dev.py run     install, migrate, create the demo account, then start
-                           the web server, the Celery workers (tasks; analyses),
+                           the web server (uvicorn: the pages and their push
+                           streams), the Celery workers (tasks; analyses),
                            beat and the mail receiver (Ctrl-C stops all)
     python3 dev.py test    install what the tests need (chromium too, as root with
                            apt-get) and run the whole suite, one process per CPU

@@ -1,8 +1,8 @@
 // Push: an element marked data-events="<url>" opens one stream of Server-Sent Events for
 // the page (games/push.py). Each event says the game changed; the page then asks for the
 // new table with its poll (poll.js: "poll-now" on every data-poll element). Where the
-// server has no push (no Redis, no push process) the stream answers 204, the browser does
-// not ask again, and the page keeps to its poll.
+// server has no push (the URL reaches WSGI, not an ASGI process, or PUSH_ENABLED is off) the
+// stream answers 204, the browser does not ask again, and the page keeps to its poll.
 (function () {
   "use strict";
 
