@@ -56,7 +56,14 @@ class Subscription:
         self._listener: _Listener | None = None
 
     async def __aenter__(self) -> "Subscription":
-        self._listener = _Listener.of_this_loop()
+        try:
+            self._listener = _Listener.of_this_loop()
+        except OSError as error:
+            # The socket cannot be bound (its path too long, its folder not writable): the
+            # stream sends only heartbeats and the page keeps to its poll, rather than
+            # failing and being asked for again every few seconds.
+            log.warning("push: cannot listen on %s: %s", settings.PUSH_SOCKET, error)
+            return self
         self._listener.add(self)
         return self
 

@@ -160,3 +160,15 @@ def bump_and_commit(game):
 def test_the_local_channel_is_the_default_without_redis(local_push):
     assert push.enabled()
     assert isinstance(push.subscribe(1), push_local.Subscription)
+
+
+def test_a_socket_that_cannot_be_bound_leaves_the_page_to_its_poll(settings, caplog):
+    settings.REDIS_URL = ""
+    settings.PUSH_SOCKET = Path("/nonexistent-folder") / "push.sock"
+
+    async def scenario():
+        async with push.subscribe(8) as subscription:
+            return await subscription.next(0.1)
+
+    assert asyncio.run(scenario()) is None  # a heartbeat, not an error
+    assert "cannot listen on" in caplog.text
