@@ -53,7 +53,7 @@ class Turn:
 
     # -- what the viewer knows of its own cards ------------------------------------------------
 
-    def live(self, cid: int) -> int:
+    def live(self, cid: int, within: bool = True) -> int:
         """The identities its notes and the counting leave, trash and good touch removed."""
         notes = self.notes
         note = notes.notes[cid]
@@ -62,7 +62,16 @@ class Turn:
         if not note.gotten:
             return base & note.mask
         dupes = notes.dupes_for(cid) if note.clued else 0
-        return base & note.inferred & ~dupes
+        live = base & note.inferred & ~dupes
+        if within and note.clued and note.focus is None:
+            # Good touch within one clue: not the card its focus is known to be.
+            for other in self.own:
+                peer = notes.notes[other]
+                if other != cid and peer.turn == note.turn and peer.focus is not None:
+                    known = self.live(other, within=False)
+                    if known and known & (known - 1) == 0:
+                        live &= ~known
+        return live
 
     def proven(self, cid: int) -> int:
         """What the clues and the counting prove, no convention added."""
@@ -89,8 +98,7 @@ class Turn:
         notes = self.notes
         if not self.proven(cid) & ~notes.trash_mask():
             return True
-        note = notes.notes[cid]
-        return note.clued and not self.live(cid) and note.inferred != 0
+        return notes.notes[cid].clued and not self.live(cid)
 
     # -- the turn ----------------------------------------------------------------------------
 
@@ -340,7 +348,10 @@ class Turn:
         for cid in new:
             if cid == focus:
                 continue
-            value += 0.3 if notes.playable(notes.ident[cid]) else 0.1
+            if reading.kind == "save":
+                value -= 0.05  # a save touches as few cards as it can
+            else:
+                value += 0.3 if notes.playable(notes.ident[cid]) else 0.1
         distance = (target - self.me) % self.players
         return value - 0.01 * distance
 

@@ -222,7 +222,11 @@ class Notes:
                 if needed == played:
                     del deps[seat]
                     if not deps:
-                        del note.waiting[ident]
+                        # The connecting cards were played as the reading said: the card is
+                        # the one they lead to (a finesse or a prompt, demonstrated).
+                        note.inferred = 1 << ident
+                        note.waiting = {}
+                        break
                     continue
                 needed_ident = self.ident.get(needed)
                 still_held = any(needed in hand for hand in self.hands)
@@ -297,8 +301,11 @@ class Notes:
                 waits[ident] = outside
         save = 0
         if on_chop:
+            colour = entry["colour"] is not None
             for ident in bits(candidates):
                 rank = rank_of(ident)
+                if colour and rank == 5:
+                    continue  # a 5 is saved with a 5 clue: a colour clue on it is a play clue
                 if (
                     self.critical(ident)
                     or (entry["rank"] == 5 and rank == 5)
@@ -310,9 +317,10 @@ class Notes:
                     )
                 ):
                     save |= 1 << ident
-        if save:
-            # A clue that may be a save is a play clue only on a card playable now or through
-            # cards already known: no finesse or prompt is read into a save (the safe reading).
+        if save or retouch:
+            # A clue that may be a save, or that touches no new card (a tempo clue), is a play
+            # clue only on a card playable now or through cards already known: no finesse or
+            # prompt is read into it (the safe reading).
             play &= direct
         reading.play, reading.save = play, save
         if play | save:
@@ -322,6 +330,12 @@ class Notes:
                 note.focus = "save"
             reading.kind = "tempo" if retouch else note.focus
             note.waiting = {i: d for i, d in waits.items() if note.inferred >> i & 1}
+            known = note.inferred & ~self.trash_mask()
+            if known and known & (known - 1) == 0:
+                # Good touch within the clue: the other new cards are not the focus's card.
+                for cid in self.hands[target]:
+                    if cid != focus and self.notes[cid].clued and self.notes[cid].turn == self.turn:
+                        self.notes[cid].inferred &= ~known
         # The viewer sees the focus: where must its connecting cards come from?
         true = self.ident.get(focus)
         links = None
@@ -331,6 +345,7 @@ class Notes:
             and target != self.me
             and not save >> true & 1
             and not (save and on_chop)
+            and not retouch
         ):
             links = self.connect(true, giver, target, viewer_holds=True, focus=focus)
         if links is not None and not play >> true & 1:
@@ -412,6 +427,8 @@ class Notes:
                 note = self.notes[cid]
                 if cid in used or not note.gotten or not note.inferred >> need & 1:
                     continue
+                if note.turn == self.turn:
+                    continue  # touched by this very clue: not a card it can prompt
                 if self.known_as(cid) is not None:
                     continue
                 seen = self.ident.get(cid) if seat != self.me else None

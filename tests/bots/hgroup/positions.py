@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections import Counter
 
 from games.bots.hgroup import choose_action
+from games.bots.hgroup.level1 import Turn
 from games.bots.hgroup.notes import Notes
 from games.engine import Clue, Discard, GameOptions, Play, new_game, view_for
-from games.engine.cards import SUIT_LETTERS, Card, deck_composition
+from games.engine.cards import SUIT_LETTERS, SUITS, Card, deck_composition
 
 NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily")
 COLOURS = {"r": "red", "y": "yellow", "g": "green", "b": "blue", "w": "white", "p": "white"}
@@ -49,16 +50,19 @@ class Position:
         setup += [("discard", code(c)) for c in discards]
         if setup and setup[0][0] == "discard":
             raise ValueError("a position with discards needs a firework above 0 too")
+        # A discard needs a token spent: seat 0 first clues seat 1's first setup card.
+        lead = 1 if discards else 0
         used = Counter(c for _, c in setup)
         for hand in hands:
             used.update(code(c) for c in hand if c != "xx")
         filler = self._filler(used, sum(c == "xx" for hand in hands for c in hand))
         final = [[code(c) if c != "xx" else filler.pop(0) for c in hand] for hand in hands]
-        start = len(setup) % players  # the seat to move once the setup is done: Alice
+        start = (len(setup) + lead) % players  # the seat to move after the setup: Alice
         self.seat_of = {NAMES[i]: (start + i) % players for i in range(players)}
+        actor = [(k + lead) % players for k in range(len(setup))]
         by_seat: dict[int, list[tuple[str, str]]] = {s: [] for s in range(players)}
-        for turn, action in enumerate(setup):
-            by_seat[turn % players].append(action)
+        for k, action in enumerate(setup):
+            by_seat[actor[k]].append(action)
         final_of = {(start + i) % players: final[i] for i in range(players)}
         top: list[str] = []
         for seat in range(players):
@@ -67,22 +71,30 @@ class Position:
                 hand[0] = by_seat[seat][0][1]
             top += reversed(hand)
         taken = {s: 1 for s in range(players)}
-        for turn in range(len(setup)):
-            seat = turn % players
+        for k in range(len(setup)):
+            seat = actor[k]
             queue = by_seat[seat]
-            if taken[seat] < len(queue):
-                top.append(queue[taken[seat]][1])
-            else:
-                top.append(final_of[seat][0])
+            top.append(queue[taken[seat]][1] if taken[seat] < len(queue) else final_of[seat][0])
             taken[seat] += 1
-        deck = self._deck(top)
-        self.state = new_game(self.options, deck=deck)
-        for turn, (kind, _) in enumerate(setup):
-            cid = self.state.hand(turn % players)[0]
+        self.state = new_game(self.options, deck=self._deck(top))
+        if lead:
+            self._lead_clue()
+        for k, (kind, _) in enumerate(setup):
+            cid = self.state.hand(actor[k])[0]
             self.state.apply(Play(cid) if kind == "play" else Discard(cid))
         for name, seat in self.seat_of.items():
             shown = [self.state.card(c) for c in self.state.hand(seat)]
             assert [f"{SUIT_LETTERS[c.suit]}{c.rank}" for c in shown] == final_of[seat], name
+
+    def _lead_clue(self) -> None:
+        """Seat 0 clues seat 1's slot-1 card (its first setup card, played next) alone."""
+        card = self.state.card(self.state.hand(1)[0])
+        for clue in (Clue(1, colour=SUITS[card.suit]), Clue(1, rank=card.rank)):
+            touched = self.state.clue_touches(1, clue.colour, clue.rank)
+            if list(touched) == [self.state.hand(1)[0]]:
+                self.state.apply(clue)
+                return
+        raise ValueError("no clue touches seat 1's first setup card alone")
 
     def _filler(self, used: Counter, count: int) -> list[str]:
         left = Counter(
@@ -144,6 +156,15 @@ class Position:
         notes = self.notes(viewer)
         cid = self.card(holder, slot)
         mask = notes.notes[cid].inferred & ~notes.trash_mask()
+        return {f"{SUIT_LETTERS[i // 5]}{i % 5 + 1}" for i in range(30) if mask >> i & 1}
+
+    def live(self, name: str, slot: int) -> set[str]:
+        """What ``name`` makes of its own card in ``slot``: its notes, with the counting of
+        the cards it sees (the view's possible_counted), trash and good touch removed."""
+        view = view_for(self.state, self.seat(name))
+        view["your_turn"], view["legal"] = True, {"play": [], "discard": [], "clues": []}
+        turn = Turn(view)
+        mask = turn.live(self.card(name, slot))
         return {f"{SUIT_LETTERS[i // 5]}{i % 5 + 1}" for i in range(30) if mask >> i & 1}
 
     def finessed(self, viewer: str, holder: str, slot: int) -> bool:
