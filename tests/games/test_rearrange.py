@@ -362,3 +362,21 @@ def test_a_bot_plays_on_legally_after_its_partner_rearranges(alice):
     bot_moves = game.moves.filter(made_by="bot").count()
     assert bot_moves >= 3 and len(game.rearrangements) >= 3
     game.load_state()  # every move replays: the bot's moves were legal
+
+
+@pytest.mark.django_db
+def test_the_page_of_a_bot_game_shows_a_rearrangement(client, alice):
+    """The table says what the house bot believes of each player by replaying the history
+    (games/bots/beliefs.py): a rearrangement in it moves the hand's order and judges nobody."""
+    game = lobby.create_game(alice, GameOptions(2, rearrange=True), Game.Visibility.INVITE)
+    lobby.set_bot(game.pk, alice, 1, True)
+    lobby.start_game(game.pk, alice)
+    game.refresh_from_db()
+    me = next(s.position for s in game.seats.all() if not s.is_bot)
+    if game.current_seat != me:
+        play.bot_move(game.pk, game.turn)
+    rearrange.rearrange_hand(game.pk, alice, 5, 1, hand_of(game, me))
+    client.force_login(alice)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    assert MOVED_TEXT in response.content.decode()
