@@ -380,3 +380,24 @@ def test_the_page_of_a_bot_game_shows_a_rearrangement(client, alice):
     response = client.get(f"/games/{game.pk}/")
     assert response.status_code == 200
     assert MOVED_TEXT in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_new_game_form_offers_the_option_off_by_default(client, alice):
+    client.force_login(alice)
+    page = client.get("/games/new/").content.decode()
+    assert 'name="rearrange"' in page and "Allow rearranging one&#x27;s hand" in page
+    form = {
+        "players": 3,
+        "multicolour": 0,
+        "fuses": 3,
+        "turn_time_limit": "",
+        "timeout_policy": "auto_move",
+        "visibility": "invite",
+    }
+    client.post("/games/new/", form)
+    client.post("/games/new/", {**form, "rearrange": "on"})
+    plain, rearranging = Game.objects.filter(creator=alice).order_by("pk")
+    assert "rearrange" not in plain.options
+    assert rearranging.options["rearrange"] is True
+    assert rearranging.game_options.describe() == "3 players, rearranging"
