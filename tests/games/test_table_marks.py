@@ -54,14 +54,19 @@ def test_a_teammates_card_shows_what_its_holder_knows(client, game):
     page = page_of(client, game, 0)
     holder = game.seat_names()[1]
     item = card_item(page, 6)  # red 3, clued red
-    assert '<details class="empathy">' in item
+    # Drawn over the card's face, shown with the whole hand's (static/js/keys.js): pips of
+    # the suits and ranks its holder still thinks possible (issue 27).
+    pips = re.search(r'<span class="empathy-face">(.*?)</span></span></span>', item).group(1)
+    assert re.findall(r'class="pip suit-(\w+)"', pips) == ["red"]
+    assert re.findall(r'class="pip rank">(\d)', pips) == ["1", "2", "3", "4", "5"]
     assert f"{holder} knows it could be R1, R2, R3, R4, R5." in item
     # An untouched card: the red clue missed it, so it is known not to be red.
     item = card_item(page, 7)
     sentence = re.search(rf"{holder} knows it could be ([^.]*)\.", item).group(1)
     assert sentence.startswith("Y1, Y2") and "R1" not in sentence
     # The viewer's own cards are backs with their own grid, not empathy.
-    assert '<details class="empathy">' not in card_item(page, 0)
+    assert "empathy-face" not in card_item(page, 0) and 'class="card-back"' in card_item(page, 0)
+    assert 'class="empathy-face"' in item
 
 
 def test_empathy_counts_public_cards_only(alice, bob):
