@@ -272,6 +272,10 @@ def test_the_look_back_shows_the_order_each_move_left(client, alice, bob):
     before = client.get(f"/games/{game.pk}/as-seen/0/").content.decode()
     after = client.get(f"/games/{game.pk}/as-seen/1/").content.decode()
     assert card_order(before, hand) == hand  # the deal, before anything was moved
+    client.force_login(user)  # the mover's own look-back offers no form: it is the past
+    assert "rearrange-from" not in client.get(f"/games/{game.pk}/as-seen/0/").content.decode()
+    assert "rearrange-from" in client.get(f"/games/{game.pk}/").content.decode()
+    client.force_login(other)
     assert MOVED_TEXT not in before
     assert MOVED_TEXT in after and "(slot 1" in after
     kept = hand[:4]  # the cards left, in the order the rearrangement gave them
