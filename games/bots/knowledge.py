@@ -271,14 +271,7 @@ class Table:
                     self.identity[card["id"]] = identity(SUIT_INDEX[card["suit"]], card["rank"])
         history = view["history"]
         for entry in history[self.replayed :]:
-            if self._stale:
-                self.board.refresh()
-                self._stale = False
-            self._judge_reader(entry)
-            if entry["type"] == "clue":
-                self._replay_clue(entry)
-            else:
-                self._replay_play_or_discard(entry)
+            self.replay_entry(entry)
         if self._stale:
             self.board.refresh()
             self._stale = False
@@ -323,6 +316,18 @@ class Table:
         self._stale = False
         self._deck_left = start._deck_left
         self.replayed = start.replayed
+
+    def replay_entry(self, entry: dict) -> None:
+        """One more history entry: judge its mover, then move the table on. (Also used one
+        entry at a time by beliefs.py, which says in words how each player is judged.)"""
+        if self._stale:
+            self.board.refresh()
+            self._stale = False
+        self._judge_reader(entry)
+        if entry["type"] == "clue":
+            self._replay_clue(entry)
+        else:
+            self._replay_play_or_discard(entry)
 
     # -- how each player plays -------------------------------------------------------------
 
