@@ -31,6 +31,8 @@ PLAY_CLUE_VALUE = 1.0
 # With this many tokens or more, a smaller clue (a save of a player further on) is worth it.
 MANY_TOKENS = 5
 LAST_FUSE = 1
+# The value of a clue that would make its target play a card that is not playable.
+MISPLAY = -2.0
 
 
 class Turn:
@@ -89,8 +91,9 @@ class Turn:
             return False
         if note.waiting and any(note.inferred >> i & 1 for i in note.waiting):
             return False  # an interpretation still waits on another player's play
-        if note.inferred & self.counted[cid] & notes.trash_mask() & notes.risky:
-            return False  # it may be a copy of a card played since it was clued
+        for ident in _bits(note.inferred & self.counted[cid] & notes.trash_mask()):
+            if notes.may_be_copy(cid, ident):
+                return False  # it may be a copy of a card played since it was clued
         live = self.live(cid)
         return bool(live) and all(notes.playable(i) for i in _bits(live))
 
@@ -183,12 +186,10 @@ class Turn:
         )
 
     def stall(self, evaluated: list) -> Action:
-        """8 tokens (no discard) or a locked hand with nothing better: the safest clue."""
-        safe = [e for e in evaluated if e[0] >= 0]
-        if safe:
-            return max(safe, key=lambda e: (e[0], -e[2]))[1]
-        option = min(self.legal["clues"], key=lambda o: len(o["touches"]))
-        return _as_clue(option)
+        """8 tokens (no discard) or a locked hand with nothing better: the safest clue, one
+        that misleads nobody if there is one, else one that at least makes nobody misplay
+        (MISREAD), else the one touching fewest cards."""
+        return max(evaluated, key=lambda e: (e[0], -e[2]))[1]
 
     def last_resort(self) -> Action:
         if self.legal["discard"]:
@@ -311,7 +312,7 @@ class Turn:
             live = twin.notes[cid].inferred & ~after_trash
             ident = notes.ident[cid]
             if live and all(twin.playable(i) for i in _bits(live)) and not notes.playable(ident):
-                return -1.0
+                return MISPLAY
         if not new:
             return 0.0  # a re-touch: a stall at best (no tempo clues at level 1)
         focus = reading.focus

@@ -56,6 +56,11 @@ class Note:
     def gotten(self) -> bool:
         return self.clued or self.finessed
 
+    def clone(self) -> Note:
+        twin = copy.copy(self)
+        twin.waiting = {ident: dict(deps) for ident, deps in self.waiting.items()}
+        return twin
+
 
 @dataclass
 class Reading:
@@ -84,6 +89,7 @@ class Notes:
         self.hands: list[list[int]] = dealt_hands(self.options)
         self.stacks = [0] * self.num_suits
         self.lost = [0] * len(self.copies)
+        self._trash: int | None = None
         self.notes: dict[int, Note] = {
             cid: Note(self.all_mask, self.all_mask) for hand in self.hands for cid in hand
         }
@@ -97,9 +103,10 @@ class Notes:
             if entry["type"] != "clue":
                 self.ident[entry["card"]["id"]] = card_ident(entry["card"])
         self.discarded_any = False  # the Early Game lasts until the first discard
-        # Identities placed from a card that no clue from another player had shown: a clued
-        # card of the viewer's that the conventions said might be one of them may be a copy.
-        self.risky = 0
+        # Each card placed on a firework: (identity, holder, turn a clue or finesse first got
+        # it or None, who gave that clue), to tell whether a clued card of the viewer's that
+        # might have been that card may be a copy of it (``may_be_copy``).
+        self.placed: list[tuple[int, int, int | None, int]] = []
         self.turn = 0
         self.readings: list[Reading | None] = []
         for self.turn, entry in enumerate(view["history"]):
@@ -125,7 +132,10 @@ class Notes:
         )
 
     def trash_mask(self) -> int:
-        return sum(1 << i for i in range(self.num_suits * MAX_RANK) if self.dead(i))
+        # Worked out again only after a play or a discard changes the board.
+        if self._trash is None:
+            self._trash = sum(1 << i for i in range(self.num_suits * MAX_RANK) if self.dead(i))
+        return self._trash
 
     def critical(self, ident: int) -> bool:
         return not self.dead(ident) and self.copies[ident] - self.lost[ident] == 1
@@ -164,9 +174,9 @@ class Notes:
 
     def dupes_for(self, cid: int) -> int:
         """Identities the viewer's clued card ``cid`` is not, by good touch: those of gotten
-        cards in other hands that were gotten first (the giver of ``cid``'s clue saw them),
-        or later by a clue from someone else (who saw ``cid``)."""
-        turn = self.notes[cid].turn
+        cards in other hands that were gotten first, outside the hand of ``cid``'s giver (who
+        saw them), or later by a clue from someone else (who saw ``cid``)."""
+        turn, giver = self.notes[cid].turn, self.notes[cid].by
         mask = 0
         for seat, hand in enumerate(self.hands):
             if seat == self.me:
@@ -175,9 +185,29 @@ class Notes:
                 note = self.notes[other]
                 if not note.gotten or other not in self.ident:
                     continue
-                if note.turn < turn or note.by != self.me:
+                if (note.turn < turn and seat != giver) or (
+                    note.turn > turn and note.by != self.me
+                ):
                     mask |= 1 << self.ident[other]
         return mask
+
+    def may_be_copy(self, cid: int, ident: int) -> bool:
+        """Whether the viewer's gotten card ``cid`` may be a copy of a placed ``ident``. Good
+        touch rules it out when the giver of ``cid``'s clue saw the other copy gotten (it was
+        gotten first, outside the giver's hand), or when the other copy's clue came later
+        from someone other than the viewer (who saw ``cid`` gotten)."""
+        note = self.notes[cid]
+        for placed, holder, turn, by in self.placed:
+            if placed != ident:
+                continue
+            if turn is None:
+                return True  # played unclued (a blind play): nobody vouched for it
+            if turn < note.turn and holder != note.by:
+                continue
+            if turn > note.turn and by != self.me:
+                continue
+            return True
+        return False
 
     def visible_in_hands(self, ident: int, exclude: tuple[int, ...]) -> bool:
         return any(
@@ -194,11 +224,12 @@ class Notes:
         cid = entry["card"]["id"]
         ident = card_ident(entry["card"])
         note = self.notes.pop(cid)
-        self._resolve_waits(seat, cid)
+        blind = entry["type"] == "play" and entry["placed"] and not note.clued
+        self._resolve_waits(seat, cid, blind)
+        self._trash = None
         if entry["type"] == "play" and entry["placed"]:
             self.stacks[suit_of(ident)] += 1
-            if not note.clued or note.by == self.me:
-                self.risky |= 1 << ident
+            self.placed.append((ident, seat, note.turn if note.gotten else None, note.by))
         else:
             self.lost[ident] += 1
             if entry["type"] == "discard":
@@ -210,7 +241,7 @@ class Notes:
             self.hands[seat].insert(0, drawn)
             self.notes[drawn] = Note(self.all_mask, self.all_mask)
 
-    def _resolve_waits(self, seat: int, played: int | None) -> None:
+    def _resolve_waits(self, seat: int, played: int | None, blind: bool = False) -> None:
         """``seat`` acts (``played``: the card it played or discarded, None for a clue): an
         interpretation that waited on it to play a card now playable, and it did not, is
         dropped (H-Group: a finessed or prompted player plays at once)."""
@@ -222,11 +253,13 @@ class Notes:
                 if needed == played:
                     del deps[seat]
                     if not deps:
-                        # The connecting cards were played as the reading said: the card is
-                        # the one they lead to (a finesse or a prompt, demonstrated).
-                        note.inferred = 1 << ident
-                        note.waiting = {}
-                        break
+                        del note.waiting[ident]
+                        if blind:
+                            # A blind play where the reading expected one: the finesse is
+                            # demonstrated, and the card is the one it leads to.
+                            note.inferred = 1 << ident
+                            note.waiting = {}
+                            break
                     continue
                 needed_ident = self.ident.get(needed)
                 still_held = any(needed in hand for hand in self.hands)
@@ -269,7 +302,7 @@ class Notes:
         trash = self.trash_mask()
         # Good touch: a newly touched card is no trash, and no copy of a card gotten in
         # another hand (of those the target sees, as far as the viewer sees them).
-        dupes = self.gotten_visible((target,))
+        dupes = self.gotten_visible((target, giver))  # the giver cannot see its own cards
         for cid in new:
             note = self.notes[cid]
             good = note.mask & ~trash & ~dupes
@@ -329,7 +362,8 @@ class Notes:
             if on_chop and save and play:
                 note.focus = "save"
             reading.kind = "tempo" if retouch else note.focus
-            note.waiting = {i: d for i, d in waits.items() if note.inferred >> i & 1}
+            # A save reading stands whatever other players do: only play readings wait.
+            note.waiting = {i: d for i, d in waits.items() if (note.inferred & ~save) >> i & 1}
             known = note.inferred & ~self.trash_mask()
             if known and known & (known - 1) == 0:
                 # Good touch within the clue: the other new cards are not the focus's card.
@@ -400,6 +434,8 @@ class Notes:
             link = self._find(need, giver, target, used, viewer_holds)
             if link is None:
                 return None
+            if link[3] == "finesse" and any(how == "finesse" for *_, how in links):
+                return None  # two blind plays: a double finesse is level 2
             links.append(link)
             used.add(link[1])
         return links
@@ -416,7 +452,8 @@ class Notes:
             for cid in self.hands[seat]:
                 if cid in used or not self.notes[cid].gotten:
                     continue
-                seen = self.ident.get(cid) if seat != self.me else None
+                # The target cannot see its own cards: there, only what it knows counts.
+                seen = self.ident.get(cid) if seat not in (self.me, target) else None
                 if seen == need or (seen is None and self.known_as(cid) == need):
                     return seat, cid, need, "known"
         # A prompt: the holder's leftmost gotten card that may be ``need``.
@@ -455,7 +492,7 @@ class Notes:
     def copy(self) -> Notes:
         twin = copy.copy(self)
         twin.hands = [list(h) for h in self.hands]
-        twin.notes = {cid: copy.deepcopy(n) for cid, n in self.notes.items()}
+        twin.notes = {cid: n.clone() for cid, n in self.notes.items()}
         twin.stacks = list(self.stacks)
         twin.lost = list(self.lost)
         return twin

@@ -6,7 +6,6 @@ white here. Where will-bot's position starts with another player to move, the na
 turned so that the same seats play the same roles and Alice moves first.
 """
 
-
 from tests.bots.hgroup.positions import Position
 
 XX = ["xx"] * 5

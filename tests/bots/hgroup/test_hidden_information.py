@@ -1,0 +1,82 @@
+"""The H-Group bot sees only its seat's view: the swap test (its own cards exchanged for
+undealt cards every clue treated alike do not change its choice), the view left as it was,
+the JSON of the view, and whole games legal over every rule option."""
+
+import copy
+import json
+import random
+
+import pytest
+
+from games.bots.hgroup import choose_action
+from games.engine import action_to_dict, new_game, view_for
+from tests.bots.helpers import ALL_OPTIONS, swapped_twin
+
+
+def play_until(options, seed: int, turns: int):
+    state = new_game(options, seed=seed)
+    while not state.is_over and state.turn < turns:
+        state.apply(choose_action(view_for(state, state.current_seat)))
+    return state
+
+
+def positions(count: int, seed: int):
+    """(state, rng): mid-game positions of H-Group bot games over every option."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        options = ALL_OPTIONS[made % len(ALL_OPTIONS)]
+        state = play_until(options, rng.randrange(2**32), rng.randrange(0, 60))
+        if state.is_over:
+            continue
+        made += 1
+        yield state, rng
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_swapping_the_movers_own_cards_does_not_change_the_action(batch):
+    compared = 0
+    for state, rng in positions(30, seed=100 + batch):
+        seat = state.current_seat
+        other = swapped_twin(state, rng)  # the seat's cards are other cards...
+        if other is None:
+            continue
+        # ...and its choice is the same.
+        assert choose_action(view_for(other, seat)) == choose_action(view_for(state, seat))
+        compared += 1
+    assert compared >= 20
+
+
+def test_the_bot_does_not_change_the_view_it_is_given():
+    for state, _ in positions(10, seed=7):
+        view = view_for(state, state.current_seat)
+        before = copy.deepcopy(view)
+        choose_action(view)
+        assert view == before
+
+
+def test_the_bot_works_from_the_json_of_the_view():
+    for state, _ in positions(10, seed=8):
+        view = view_for(state, state.current_seat)
+        again = json.loads(json.dumps(view))
+        assert action_to_dict(choose_action(again)) == action_to_dict(choose_action(view))
+
+
+def test_whole_games_are_legal_over_every_option():
+    """The engine raises on an illegal action; every option finishes."""
+    for index, options in enumerate(ALL_OPTIONS):
+        state = play_until(options, 1000 + index, 10_000)
+        assert state.is_over
+
+
+def test_it_refuses_a_view_when_it_is_not_that_seats_turn():
+    state = play_until(ALL_OPTIONS[0], 1, 3)
+    waiting = (state.current_seat + 1) % state.players
+    with pytest.raises(ValueError):
+        choose_action(view_for(state, waiting))
+
+
+def test_an_unknown_level_is_refused():
+    state = play_until(ALL_OPTIONS[0], 1, 0)
+    with pytest.raises(ValueError):
+        choose_action(view_for(state, state.current_seat), level=9)
