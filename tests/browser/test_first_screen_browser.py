@@ -34,11 +34,11 @@ def _page(browser: Browser, base: str, user, viewport: dict) -> Page:
     return context.new_page()
 
 
-def _a_game_in_play(players: int, prefix: str) -> Game:
+def _a_game_in_play(players: int, prefix: str, **options) -> Game:
     """Some turns in: clues given (cards carry clue marks; the viewer's cards too), two
     discards (so the clue tokens are not all in the box: Discard is offered)."""
     users = [make_user(f"{prefix}{name}") for name in NAMES[:players]]
-    game = start_game(*users, seed=27)
+    game = start_game(*users, seed=27, **options)
     for turn in range(2 * players):
         game.refresh_from_db()
         legal = game.load_state().legal_actions()
@@ -80,8 +80,14 @@ def _first_screen(page: Page, desktop: bool) -> list[tuple[str, float]]:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("players", [3, 5])
 def test_one_screen_holds_the_game(live_server, browser: Browser, players: int):
+    """The issue's 3-player game (wild multicolour, 2 fuses, a deadline shown) and a
+    5-player one with the sixth suit (six colour clues to every teammate)."""
     base = live_server.url
-    game = _a_game_in_play(players, f"p{players}")
+    if players == 3:
+        options = {"multicolour": 3, "fuses": 2, "turn_time_limit": 24}
+    else:
+        options = {"multicolour": 1}
+    game = _a_game_in_play(players, f"p{players}", **options)
     viewer = current_user(game)
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page = _page(browser, base, viewer, viewport)

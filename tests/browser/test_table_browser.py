@@ -5,7 +5,7 @@ page passing axe; screenshots at desktop and phone sizes (test-results/)."""
 import re
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from games.services import play
 from tests.browser.conftest import assert_accessible, logged_in_page, screenshot
@@ -13,6 +13,21 @@ from tests.games.conftest import start_game, user_at
 from tests.games.helpers import deck
 
 RED_TO_SEAT_1 = {"type": "clue", "target": 1, "colour": "red"}
+
+
+def _grid_styles(page: Page) -> dict[str, dict]:
+    """The computed style of the first identity-grid cell of each state found on the page."""
+    styles = page.evaluate(
+        """() => ["possible", "counted-out", "impossible"].flatMap((state) => {
+            const cell = document.querySelector(`.grid td.${state}`);
+            if (!cell) return [];
+            const style = getComputedStyle(cell);
+            return [{state, size: parseFloat(style.fontSize), line: style.textDecorationLine,
+                     italic: style.fontStyle, weight: style.fontWeight,
+                     border: style.borderStyle, color: style.color}];
+        })"""
+    )
+    return {style["state"]: style for style in styles}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -32,11 +47,12 @@ def test_notes_marks_and_empathy_on_the_table(live_server, browser: Browser, ali
     expect(marked.locator(".last-clue-mark")).to_be_visible()
     expect(page.locator(".history li").first).to_contain_text("3s, touching 1 card (slot 4)")
 
-    # What the holder knows of their red 3: red, and a 3.
+    # What the holder knows of their red 3: red, and a 3 (a click on their hand shows it
+    # for every card of it, drawn over the faces: tests/browser/test_empathy_browser.py).
     red_three = page.locator('li.card[data-card-id="6"]')
-    red_three.locator("details.empathy summary").click()
-    expect(red_three.locator("details.empathy table.grid")).to_be_visible()
-    expect(red_three.locator("details.empathy td.possible")).to_have_text(["R3"])
+    red_three.locator(".card-face").click()
+    expect(red_three.locator(".empathy-face")).to_be_visible()
+    expect(red_three.locator(".empathy-face .pip")).to_have_text(["R", "3"])
 
     # A note, written through its small form (HTMX), is on the card at once.
     red_five = page.locator('li.card[data-card-id="5"]')
@@ -50,28 +66,15 @@ def test_notes_marks_and_empathy_on_the_table(live_server, browser: Browser, ali
     page.reload()
     expect(page.locator('li.card[data-card-id="5"] .card-note')).to_contain_text("save it")
 
-    # The identity grids are readable: 12px at least, an impossible identity dimmed (not
-    # struck through, not italic), told apart from a possible one by more than colour.
-    styles = page.evaluate(
-        """() => ["possible", "counted-out", "impossible"].map((state) => {
-            const cell = document.querySelector(`.grid td.${state}`);
-            const style = getComputedStyle(cell);
-            return {state, size: parseFloat(style.fontSize), line: style.textDecorationLine,
-                    italic: style.fontStyle, weight: style.fontWeight, border: style.borderStyle,
-                    color: style.color};
-        })"""
-    )
-    by_state = {style["state"]: style for style in styles}
-    for style in styles:
-        assert style["size"] >= 12 and style["line"] == "none" and style["italic"] == "normal"
-    assert (
-        by_state["possible"]["border"] == "solid" and by_state["counted-out"]["border"] == "dashed"
-    )
-    assert by_state["impossible"]["color"] != by_state["possible"]["color"]
-    assert int(by_state["possible"]["weight"]) > int(by_state["impossible"]["weight"])
+    # The identity grids are readable (checked below, with the holder's own grids).
+    styles = _grid_styles(page)
 
-    # Open the empathy of one card for the pictures, then check and photograph the page.
-    page.locator('li.card[data-card-id="6"] details.empathy summary').click()
+    # Empathy shown again (the reload forgot it), for the pictures; a grid of the viewer's
+    # own card opened too; then check and photograph the page.
+    red_three.locator(".card-face").click()
+    expect(red_three.locator(".empathy-face")).to_be_visible()
+    page.locator("section.hand.mine summary.back-face").first.click()
+    expect(page.locator("section.hand.mine .grid-pop").first).to_be_visible()
     screenshot(page, "table-desktop")
     assert_accessible(page, "the table with notes, marks and empathy")
     page.set_viewport_size({"width": 390, "height": 844})
@@ -98,4 +101,16 @@ def test_notes_marks_and_empathy_on_the_table(live_server, browser: Browser, ali
         [str(cid), "none"] for cid in (2, 3, 4)
     ]
     screenshot(mine, "table-phone-own-hand")
+
+    # The identity grids are readable, on a phone too: 12px at least, an impossible identity
+    # dimmed (not struck through, not italic), told apart from a possible one by more than
+    # colour. The giver's own grids have R5 counted out (the holder's is in sight), the
+    # holder's have identities ruled out by the clues: every state is there.
+    styles = {**styles, **_grid_styles(mine)}
+    assert set(styles) == {"possible", "counted-out", "impossible"}
+    for style in styles.values():
+        assert style["size"] >= 12 and style["line"] == "none" and style["italic"] == "normal"
+    assert styles["possible"]["border"] == "solid" and styles["counted-out"]["border"] == "dashed"
+    assert styles["impossible"]["color"] != styles["possible"]["color"]
+    assert int(styles["possible"]["weight"]) > int(styles["impossible"]["weight"])
     assert_accessible(mine, "the holder's table")
