@@ -279,21 +279,22 @@ def sentences(
         now = stances[seat]
         if now.level == CONVENTION:
             continue  # the bot reads them as its page says: the history told when it began
-        lines.append(f"{_state(voice, seat, now)} (since turn {change.turn + 1}).")
+        state = _state(voice, seat, now, seat in ever_conventional)
+        lines.append(f"{state} (since turn {change.turn + 1}).")
     return by_turn, lines
 
 
-def _state(voice: Voice, seat: int, now: Stance) -> str:
-    """A stance in words, as the table says it."""
-    reads = voice.verb("reads", "read")
-    its = "their" if voice.plural else "its"
-    level = {
-        CONVENTION: f"by {its} conventions",
-        BASIC: "by the one-card rule only",
-        LITERAL: "literally",
-    }[now.level]
-    text = f"{voice.bot} {reads} {voice.whose(seat)} clues {level}"
+def _state(voice: Voice, seat: int, now: Stance, was_conventional: bool) -> str:
+    """A stance below the conventions in words, as the table says it: what differs from where
+    every person starts, or from the conventions they had reached."""
+    parts = []
+    if now.level == LITERAL:
+        parts.append(f"{voice.verb('reads', 'read')} {voice.whose(seat)} clues literally")
+    elif was_conventional:
+        no_longer = voice.verb("no longer reads", "no longer read")
+        its = "their" if voice.plural else "its"
+        parts.append(f"{no_longer} {voice.whose(seat)} clues by {its} conventions")
     if now.literal_reader:
-        expects = voice.verb("expects", "expect")
-        text += f", and {expects} {voice.who(seat)} to read clues literally"
-    return text
+        expects = voice.verb("no longer expects", "no longer expect")
+        parts.append(f"{expects} {voice.who(seat)} to read a clue beyond what it shows")
+    return f"{voice.bot} " + ", and ".join(parts)

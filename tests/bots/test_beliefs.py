@@ -100,8 +100,8 @@ def test_a_partner_who_discards_a_card_clued_as_playable_is_no_longer_expected_t
         "Alice's card in slot 1 to be playable."
     ]
     assert lines == [
-        "Bot 2 reads Alice's clues by the one-card rule only, and expects Alice to read clues "
-        "literally (since turn 5)."
+        "Bot 2 no longer reads Alice's clues by its conventions, and no longer expects Alice to "
+        "read a clue beyond what it shows (since turn 5)."
     ]
     assert stance(Table(view_for(state, 1), [1]), 0) == Stance(BASIC, True)
 

@@ -164,8 +164,8 @@ def test_a_partner_who_discards_a_card_shown_playable_is_told(client, alice):
         "in slot 1 to be playable."
     ]
     assert _lines(page) == [
-        "Bot 2 reads your clues by the one-card rule only, and expects you to read clues "
-        "literally (since turn 5)."
+        "Bot 2 no longer reads your clues by its conventions, and no longer expects you to "
+        "read a clue beyond what it shows (since turn 5)."
     ]
 
 
