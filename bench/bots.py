@@ -9,6 +9,8 @@ test: it prints figures (issue 17).
                                             # one row: 2-player self-play, bot seats known
     nice -n 15 .venv/bin/python bench/bots.py --only search --games 500 --workers 2
                         # the endgame search against its baseline, the conventions alone
+    nice -n 15 .venv/bin/python bench/bots.py --only hgroup --games 200
+                        # the H-Group bot (issue 30): alone, and beside the others
 
 Bots: ``default`` (games.bots.choose_action), ``cautious`` and ``saver``
 (games.bots.partners), and ``expert`` (games.bots.hat) when that module imports. Every seat
@@ -27,7 +29,9 @@ Tables:
   then the gain of the search on the same decks, game by game (mean ± its standard error,
   median, and on how many decks it scored more, the same, less);
 * options: default and expert (and default with cautious) at every other option: 6
-  players, multicolour 1 to 3, until perfect, 1 and 2 fuses, empty clues.
+  players, multicolour 1 to 3, until perfect, 1 and 2 fuses, empty clues;
+* hgroup (only when asked for): the H-Group conventions bot at level 1
+  (games.bots.hgroup), 2 to 5 players, alone and beside default, cautious and saver.
 
 Each row: games, mean score ± its standard error (a strike-out and a defeat score 0), the
 median score, perfect games, strike-outs, misplays per game by each bot (in brackets, those
@@ -86,6 +90,15 @@ def _bots() -> dict[str, Callable[[dict], Action]]:
 
 
 BOTS = _bots()
+# Bots asked for by name only (the hgroup table), so that the other tables stay as they were.
+HGROUP = "hgroup 1"
+EXTRA: dict[str, Callable[[dict], Action]] = {}
+try:
+    from games.bots.hgroup import choose_action as _hgroup
+except ImportError:
+    pass
+else:
+    EXTRA[HGROUP] = _hgroup
 # The default bot told which seats are the bot from the first move (``bot_seats``), as the
 # site can tell it: those seats' clues are read by the conventions from the start.
 KNOWN = "default, bot seats known"
@@ -147,7 +160,10 @@ def play(options: GameOptions, deck_seed: int, seats: tuple[str, ...]) -> GameOu
         view = view_for(state, seat)
         started = time.process_time()
         # The site's bot seats: each knows which seats are the bot.
-        action = KNOWING[name](view, bot_seats) if name in KNOWING else BOTS[name](view)
+        if name in KNOWING:
+            action = KNOWING[name](view, bot_seats)
+        else:
+            action = (BOTS.get(name) or EXTRA[name])(view)
         times[name].append(time.process_time() - started)
         deck_left = state.deck_size
         event = state.apply(action)
@@ -283,6 +299,11 @@ def rows(tables: set[str], players: tuple[int, ...]) -> list[Row]:
         for n in players:
             for pair in pairs:
                 result.append(Row("mixed", GameOptions(players=n), pair))
+    if "hgroup" in tables and HGROUP in EXTRA:
+        for n in players:
+            result.append(Row("hgroup", GameOptions(players=n), (HGROUP,)))
+            for partner in ("default", *PARTNERS):
+                result.append(Row("hgroup", GameOptions(players=n), (HGROUP, partner)))
     if "options" in tables:
         for label, values in OPTION_ROWS:
             options = GameOptions(**values)
@@ -304,8 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         default="self,known,mixed,options",
-        help="tables: self, known, mixed, options, search (commas); known-self: only the "
-        "self-play rows of known",
+        help="tables: self, known, mixed, options, search, hgroup (commas); known-self: only "
+        "the self-play rows of known",
     )
     parser.add_argument("--players", type=int, nargs="*", default=list(PLAYERS))
     args = parser.parse_args(argv)

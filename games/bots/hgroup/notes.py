@@ -48,6 +48,9 @@ class Note:
     focus: str | None = None  # "play" or "save" if it was a clue's focus
     turn: int = -1  # when a clue or a finesse first got it
     by: int = -1  # who gave that clue
+    # What a convention reading of a giver's clue said the card is (its focus, or a card it
+    # finessed), to check once the card is shown: (giver, identities).
+    claim: tuple[int, int] | None = None
     # Interpretations of a focus that wait on other players: identity -> {seat: card id}
     # that must play first (a finesse or a prompt outside the holder's hand).
     waiting: dict[int, dict[int, int]] = field(default_factory=dict)
@@ -76,7 +79,23 @@ class Reading:
 
 
 class Notes:
-    def __init__(self, view: dict) -> None:
+    def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
+        """``literal``: the givers whose clues are read for their facts alone. By default,
+        those whose clues, read by the conventions, said a card was something it turned out
+        not to be (found by replaying until no new one turns up)."""
+        if literal is None:
+            literal = frozenset()
+            for _ in range(view["players"]):
+                notes = Notes(view, literal)
+                if notes.misread <= literal:
+                    break
+                literal = literal | notes.misread
+            else:  # pragma: no cover - each round adds a giver, so this ends before
+                pass
+            self.__dict__.update(notes.__dict__)
+            return
+        self.literal = literal
+        self.misread: set[int] = set()
         self.view = view
         self.options = GameOptions.from_dict(view["options"])
         self.players = view["players"]
@@ -224,6 +243,8 @@ class Notes:
         cid = entry["card"]["id"]
         ident = card_ident(entry["card"])
         note = self.notes.pop(cid)
+        if note.claim is not None and not note.claim[1] >> ident & 1:
+            self.misread.add(note.claim[0])
         blind = entry["type"] == "play" and entry["placed"] and not note.clued
         self._resolve_waits(seat, cid, blind)
         self._trash = None
@@ -291,6 +312,9 @@ class Notes:
                 note.inferred = note.mask
         if not touched:
             return None
+        if giver in self.literal:
+            # A giver who does not play by the conventions: the clue says what it shows.
+            return Reading(next(cid for cid in hand if cid in touched), "info", 0, 0)
         if not new:
             focus = next(cid for cid in hand if cid in touched)
         elif len(new) == 1:
@@ -362,6 +386,7 @@ class Notes:
             if on_chop and save and play:
                 note.focus = "save"
             reading.kind = "tempo" if retouch else note.focus
+            note.claim = (giver, note.inferred)
             # A save reading stands whatever other players do: only play readings wait.
             note.waiting = {i: d for i, d in waits.items() if (note.inferred & ~save) >> i & 1}
             known = note.inferred & ~self.trash_mask()
@@ -387,6 +412,7 @@ class Notes:
             # a play clue on the card the viewer sees.
             play |= 1 << true
             note.inferred = play | save
+            note.claim = (giver, note.inferred)
             note.focus = "play" if not (on_chop and save) else "save"
             reading.kind = "tempo" if retouch else note.focus
         if links is not None:
@@ -397,6 +423,7 @@ class Notes:
                     if not mine.gotten:
                         mine.turn, mine.by = self.turn, giver
                     mine.inferred = 1 << ident
+                    mine.claim = (giver, 1 << ident)
                     if how == "finesse":
                         mine.finessed = True
                 elif how == "finesse":
@@ -405,6 +432,7 @@ class Notes:
                         other.turn, other.by = self.turn, giver
                     other.finessed = True
                     other.inferred = 1 << ident
+                    other.claim = (giver, 1 << ident)
         reading.play = play
         return reading
 

@@ -296,3 +296,18 @@ def test_it_discards_known_trash_before_its_chop():
     p.clue("Alice", "Bob", 3)
     assert p.live("Bob", 5) == set()
     assert p.action("Bob") == ("discard", 5)  # the w1, not the chop (slot 4)
+
+
+# -- safety: a giver whose clue misled is read for its facts ----------------------------------
+
+
+def test_a_giver_whose_clue_misled_is_read_literally_afterwards():
+    # Alice's red clue touches Bob's r3 (slot 1, the focus) and r1: not the H-Group way.
+    p = Position([XX, ["r3", "g4", "b4", "r1", "y4"]])
+    p.clue("Alice", "Bob", "red")
+    assert p.inferred("Bob", "Bob", 1) == {"R1"}
+    p.play("Bob", 1)  # the r3: a misplay
+    assert p.seat("Alice") in p.notes("Bob").literal
+    p.clue("Alice", "Bob", "blue")  # the b4: read for what it shows, not as a b1
+    assert p.inferred("Bob", "Bob", 3) == {"B1", "B2", "B3", "B4", "B5"}
+    assert p.action("Bob")[0] != "play"
