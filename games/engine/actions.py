@@ -240,7 +240,7 @@ def action_text(action: Action, names: Sequence[str] | None = None, seat: int | 
     elif type(action) is Discard:
         text = f"discards card {shown(action.card_id)}"
     elif type(action) is Rearrange:
-        who = who or _name(names, action.seat)
+        who = _name(names, action.seat)  # anyone's, not only the player whose turn it is
         text = f"moves card {shown(action.card_id)} to slot {shown(action.slot)}"
     else:
         return repr(action)

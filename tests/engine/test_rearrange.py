@@ -210,3 +210,12 @@ def test_random_rearrangements_change_only_the_order():
                 with_moves.turn,
             )
         assert with_moves.is_over and with_moves.end == plain.end
+
+
+def test_an_illegal_rearrangement_in_a_replay_names_its_mover():
+    options = GameOptions(3, rearrange=True)
+    actions = [{"type": "rearrange", "seat": 2, "card_id": 0, "slot": 1}]  # seat 0's card
+    with pytest.raises(IllegalAction) as refused:
+        replay(options, 7, actions)
+    assert "player 3 moves card 0 to slot 1" in str(refused.value)
+    assert refused.value.index == 0
