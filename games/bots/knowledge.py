@@ -320,6 +320,12 @@ class Table:
     def replay_entry(self, entry: dict) -> None:
         """One more history entry: judge its mover, then move the table on. (Also used one
         entry at a time by beliefs.py, which says in words how each player is judged.)"""
+        if entry["type"] == "rearrange":
+            # A free move of a card within its holder's hand (the option; RULES.md): the
+            # hand's order follows it, and nobody is judged by it.
+            hand = self.hands[entry["seat"]]
+            hand.insert(entry["to_slot"] - 1, hand.pop(entry["from_slot"] - 1))
+            return
         if self._stale:
             self.board.refresh()
             self._stale = False
