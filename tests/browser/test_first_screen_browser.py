@@ -76,17 +76,38 @@ def _first_screen(page: Page, desktop: bool) -> list[tuple[str, float]]:
     return found
 
 
+def _assert_whole_lines_of_history(page: Page, overflowing: bool) -> None:
+    """A phone's history box: more than a few lines, and no line cut in half at its foot (its
+    height is a whole number of lines, and each entry starts on a line of the box)."""
+    box = page.evaluate(
+        """() => {
+            const list = document.querySelector('.history ol');
+            const line = parseFloat(getComputedStyle(list).lineHeight);
+            const top = list.getBoundingClientRect().top + list.clientTop;
+            return {line, height: list.clientHeight, scroll: list.scrollHeight,
+                    starts: [...list.children].map((li) => li.getBoundingClientRect().top - top)};
+        }"""
+    )
+    lines = box["height"] / box["line"]
+    if overflowing:  # more history than the box holds: a line could be cut
+        assert box["scroll"] > box["height"], f"the history should scroll here: {box}"
+    assert lines >= 8 and abs(lines - round(lines)) < 0.05, box
+    for start in box["starts"]:
+        assert abs(start / box["line"] - round(start / box["line"])) < 0.05, box
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("players", [3, 5])
 def test_one_screen_holds_the_game(live_server, browser: Browser, players: int):
     """The issue's 3-player game (wild multicolour, 2 fuses, a deadline shown) and a
-    5-player one with the sixth suit (six colour clues to every teammate)."""
+    5-player one with the sixth suit (six colour clues to every teammate) and rearranging
+    (its line in the viewer's hand)."""
     base = live_server.url
     if players == 3:
         options = {"multicolour": 3, "fuses": 2, "turn_time_limit": 24}
     else:
-        options = {"multicolour": 1}
+        options = {"multicolour": 1, "rearrange": True}
     game = _a_game_in_play(players, f"p{players}", **options)
     viewer = current_user(game)
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
@@ -105,6 +126,8 @@ def test_one_screen_holds_the_game(live_server, browser: Browser, players: int):
         actions = page.locator("section.hand.mine .card-actions button")
         expect(actions).to_have_count(2 * page.locator("section.hand.mine li.card").count())
         assert max(b for _w, b in _bottoms("Play/Discard", actions)) <= viewport["height"]
+        if size == "phone":
+            _assert_whole_lines_of_history(page, overflowing=players == 5)
         page.context.close()
 
 
