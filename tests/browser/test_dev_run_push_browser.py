@@ -96,8 +96,10 @@ def dev_environment(var_dir: Path) -> dict[str, str]:
     return dev.run_env(inherited)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def dev_site() -> Iterator[DevSite]:
+    """One site for the module's tests (each plays its own game): starting it, migrations and
+    the worker, takes most of a minute."""
     # A short path: the push socket lives under it, and a Unix socket's path has 108 bytes.
     var_dir = Path(tempfile.mkdtemp(prefix="hdev-"))
     env = dev_environment(var_dir)
@@ -182,21 +184,28 @@ def test_under_dev_run_a_move_reaches_the_other_page_within_a_second(browser: Br
 
 @pytest.mark.slow
 def test_under_dev_run_a_bots_move_reaches_the_page_within_a_second(browser: Browser, dev_site):
-    """The bot moves in the worker, another process than the one that serves the stream."""
+    """The bot moves in the worker, another process than the one that serves the stream. Its
+    commit is seen in the database (polled every 10 ms from the player's move on); a round
+    in which it came before the first look is not measured."""
     page = page_of(browser, dev_site, "Alice", dev_site.bot_game)
     status = page.locator(".status-line")
-    for _ in range(3):
+    measured = []
+    for _ in range(4):
         expect(status).to_contain_text("It is your turn", timeout=60_000)  # the worker starts
+        before = turn_in_database(dev_site, dev_site.bot_game)
         with page.expect_response(lambda response: "/move/" in response.url):
             take_turn(page, ("clue", "discard", "play"))
-        expect(status).to_contain_text("Waiting for")
-        mine = turn_in_database(dev_site, dev_site.bot_game)
+        if turn_in_database(dev_site, dev_site.bot_game) >= before + 2:
+            continue
         deadline = time.monotonic() + 60
-        while turn_in_database(dev_site, dev_site.bot_game) == mine:  # the bot's commit
+        while turn_in_database(dev_site, dev_site.bot_game) < before + 2:  # the bot's move
             assert time.monotonic() < deadline, "the worker made no move"
-            time.sleep(0.02)
+            time.sleep(0.01)
         committed = time.monotonic()
         expect(status).to_contain_text("It is your turn", timeout=1000)
-        print(f"a bot's move reached the page {(time.monotonic() - committed) * 1000:.0f} ms")
-        print("after its commit")
+        measured.append(time.monotonic() - committed)
+    assert measured, "the bot always moved before the test looked"
+    print(
+        f"a bot's move reached the page {[round(t * 1000) for t in measured]} ms after its commit"
+    )
     screenshot(page, "dev-run-push-bot-move")
