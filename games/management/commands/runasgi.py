@@ -7,6 +7,9 @@ process (uvicorn) and every other path to gunicorn; here one uvicorn process ser
 one address, so the page's stream goes where its pages come from, with no proxy. As
 runserver does, it restarts when a Python file changes and rereads a changed template
 (Django's own reloader), and it leaves out of its console the polls that found nothing new.
+
+Procfile.dev runs it with CONN_MAX_AGE=0, as Django advises under ASGI: each request runs in a
+thread of its own, and a connection kept for the next request would be left behind with it.
 """
 
 import logging
