@@ -9,9 +9,9 @@ each version on; the page's script then asks for the new table with the poll it 
 
 The channel: Redis's pub/sub when REDIS_URL is set (below: any number of processes on any
 number of machines); otherwise a datagram on a Unix socket under var/ (games/push_local.py:
-one machine, one push process). Both offer the same two things: `publish(channel, version)`,
-which never raises, and a subscription (`subscribe` below), entered before the version is
-read.
+one machine, one push process). Both offer the same two things: publishing, which never
+raises or waits long (`announce` below), and a subscription (`subscribe`), entered before
+the version is read.
 
 Where no ASGI process serves the events URL (gunicorn's or runserver's WSGI) or
 PUSH_ENABLED is false, it answers 204, which tells the browser to stop asking: the page
@@ -42,8 +42,9 @@ def enabled() -> bool:
 
 
 def channel(game_id: int) -> str:
-    # Redis has one set of channels for all its databases: the database's name keeps two
-    # sites (or a site and a test run) sharing a Redis apart.
+    # Redis has one set of channels for all its databases, and a var/ folder one local
+    # socket: the database's name keeps two sites (or a site and a test run) sharing either
+    # apart.
     return f"hanabi:{settings.DATABASES['default']['NAME']}:game:{game_id}"
 
 
