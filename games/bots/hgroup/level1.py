@@ -33,6 +33,8 @@ MANY_TOKENS = 5
 LAST_FUSE = 1
 # The value of a clue that would make its target play a card that is not playable.
 MISPLAY = -2.0
+# What a clue loses when it leaves the target to discard a card that must be saved.
+EXPOSED_CHOP_COST = 0.8
 
 
 class Turn:
@@ -101,7 +103,10 @@ class Turn:
         notes = self.notes
         if not self.proven(cid) & ~notes.trash_mask():
             return True
-        return notes.notes[cid].clued and not self.live(cid)
+        if not notes.notes[cid].clued or self.live(cid):
+            return False
+        # Trash by the conventions (good touch): unless the clues leave a last copy possible.
+        return not any(notes.critical(i) for i in _bits(self.proven(cid)))
 
     # -- the turn ----------------------------------------------------------------------------
 
@@ -126,6 +131,12 @@ class Turn:
                 or self.chop_is_precious()
             ):
                 return best[1]
+        locked = self.notes.chop(self.me) is None
+        if locked and clues and not any(self.known_trash(c) for c in self.own):
+            # A locked hand discards a clued card: a clue, if one misleads nobody, is better.
+            safe = [e for e in evaluated if e[0] >= 0]
+            if safe:
+                return max(safe, key=lambda e: (e[0], -e[2]))[1]
         if self.legal["discard"]:
             return Discard(self.discard_choice())
         if clues:
@@ -180,10 +191,16 @@ class Turn:
         chop = self.notes.chop(self.me)
         if chop is not None:
             return chop
-        # Every card gotten: the one least likely to matter (highest rank left).
-        return max(
-            self.own, key=lambda c: min((rank_of(i) for i in _bits(self.live(c))), default=9)
-        )
+        # Every card gotten (a locked hand): the one least likely to be a last copy, and of
+        # those the one furthest from being played.
+        notes = self.notes
+
+        def cost(cid: int) -> tuple:
+            possible = list(_bits(self.live(cid) or self.proven(cid)))
+            critical = sum(notes.critical(i) for i in possible) / max(len(possible), 1)
+            return (critical, -min((rank_of(i) for i in possible), default=9))
+
+        return min(self.own, key=cost)
 
     def stall(self, evaluated: list) -> Action:
         """8 tokens (no discard) or a locked hand with nothing better: the safest clue, one
@@ -199,9 +216,9 @@ class Turn:
 
     # -- saves -------------------------------------------------------------------------------
 
-    def has_safe_action(self, seat: int) -> bool:
+    def has_safe_action(self, seat: int, notes: Notes | None = None) -> bool:
         """The seat has something to do besides discarding its chop (as the viewer sees)."""
-        notes = self.notes
+        notes = notes or self.notes
         for cid in notes.hands[seat]:
             note = notes.notes[cid]
             if not note.gotten:
@@ -213,6 +230,7 @@ class Turn:
                 and notes.playable(ident)
                 and live
                 and all(notes.playable(i) for i in _bits(live))
+                and not note.waiting
             ):
                 return True
             if note.finessed and ident is not None and notes.playable(ident):
@@ -221,8 +239,8 @@ class Turn:
                 return True  # known trash to discard
         return notes.chop(seat) is None
 
-    def needs_save(self, seat: int) -> bool:
-        notes = self.notes
+    def needs_save(self, seat: int, notes: Notes | None = None) -> bool:
+        notes = notes or self.notes
         chop = notes.chop(seat)
         if chop is None:
             return False
@@ -291,6 +309,7 @@ class Turn:
             return -1.0
         touched = option["touches"]
         new = [c for c in touched if c not in before]
+        before_chop = notes.chop(target)
         trash = notes.trash_mask()
         # Good touch: no trash, no copy of a card gotten anywhere, no two copies at once.
         taken = notes.gotten_visible((self.me,))
@@ -353,6 +372,14 @@ class Turn:
                 value -= 0.05  # a save touches as few cards as it can
             else:
                 value += 0.3 if notes.playable(notes.ident[cid]) else 0.1
+        if (
+            before_chop in touched
+            and self.needs_save(target, twin)
+            and not self.has_safe_action(target, twin)
+        ):
+            # The clue moves the chop onto a card that must be saved, and the target has
+            # nothing to do but discard it: it would be lost before anyone could save it.
+            value -= EXPOSED_CHOP_COST
         distance = (target - self.me) % self.players
         return value - 0.01 * distance
 
