@@ -311,3 +311,60 @@ def test_a_giver_whose_clue_misled_is_read_literally_afterwards():
     p.clue("Alice", "Bob", "blue")  # the b4: read for what it shows, not as a b1
     assert p.inferred("Bob", "Bob", 3) == {"B1", "B2", "B3", "B4", "B5"}
     assert p.action("Bob")[0] != "play"
+
+
+# -- more from the beginner's guide (docs/beginner/prompt, finesse, delayed-play-clues) -------
+
+
+def test_doc_prompt_an_unknown_red_card_is_prompted_as_the_connecting_card():
+    # Bob's red card is unknown (touched beside a red 2 he played); red to Cathy's red 4.
+    p = Position(
+        [XX, ["r2", "g4", "r3", "y4", "b3"], ["g3", "r4", "w3", "y3", "b4"]], stacks={"r": 1}
+    )
+    p.clue("Alice", "Bob", "red")  # focus r2 (slot 1), r3 touched beside it
+    p.play("Bob", 1)
+    p.clue("Cathy", "Alice", 4)
+    p.clue("Alice", "Cathy", "red")  # r4: Bob's red card must be the r3
+    assert p.inferred("Bob", "Bob", 3) == {"R3"}
+    assert p.action("Bob") == ("play", 3)
+
+
+def test_doc_finesse_bob_blind_plays_and_cathy_then_plays_the_red_4():
+    p = Position(
+        [XX, ["r3", "g4", "b3", "y4", "w3"], ["g3", "r4", "w4", "y3", "b4"]], stacks={"r": 2}
+    )
+    p.clue("Alice", "Cathy", "red")
+    assert p.action("Bob") == ("play", 1)
+    p.play("Bob", 1)
+    assert p.action("Cathy") == ("play", 2)
+
+
+def test_doc_finesse_position_moves_past_clued_cards():
+    # 4 players: Cathy's slots 1 and 2 are clued red; Bob's blue clue to Donald's b2 finesses
+    # Cathy's finesse position, now slot 3 (her b1).
+    p = Position(
+        [
+            XX4,
+            ["g4", "y3", "w4", "y4"],
+            ["r1", "r3", "b1", "g3"],
+            ["b2", "w3", "g4", "y3"],
+        ]
+    )
+    p.clue("Alice", "Cathy", "red")
+    p.clue("Bob", "Donald", "blue")
+    assert p.finessed("Cathy", "Cathy", 3)
+    assert p.action("Cathy") == ("play", 3)
+
+
+def test_doc_a_2_clue_may_be_a_delayed_play_through_the_clued_1s():
+    # Cathy holds clued 1s; Alice clues 2 to Bob: red 2 plays now, but it may be a 2 that
+    # waits for Cathy's 1s, so Bob does not play it yet.
+    p = Position(
+        [XX, ["g4", "y4", "w3", "g2", "b4"], ["g1", "b1", "w4", "y3", "g3"]], stacks={"r": 1}
+    )
+    p.clue("Alice", "Cathy", 1)
+    p.clue("Bob", "Alice", 4)
+    p.clue("Cathy", "Alice", 4)
+    p.clue("Alice", "Bob", 2)
+    assert {"R2", "G2", "B2"} <= p.inferred("Bob", "Bob", 4)
+    assert p.action("Bob") != ("play", 4)
