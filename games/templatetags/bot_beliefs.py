@@ -28,6 +28,14 @@ def bot_beliefs(context) -> dict:
         return NOTHING
     if MEMO in view:
         return view[MEMO]
+    marked = any(entry.get("note") for entry in context.get("history") or ())
+    if not game.is_finished() and not marked:
+        # While a game is played its pages mark every move not made by its player (a bot's,
+        # a timeout's: games/table_context.AUTOMATIC): none, and no bot has moved yet, so it
+        # has nothing to say, and the seats need not be read (a turn page drawn afresh stays
+        # at its queries, tests/games/test_page_queries.py). The replay has no such marks.
+        view[MEMO] = NOTHING
+        return NOTHING
     seats = context.get("seats") or list(game.seats.all())
     speakers = [seat.position for seat in seats if _house_bot(seat)]
     result = NOTHING

@@ -11,11 +11,15 @@ import re
 from html import unescape
 
 import pytest
+from django.core.cache import cache
 
 from games.engine import Clue, Discard, GameOptions, Play, action_to_dict
 from games.models import Game
 from games.services import lobby, play
+from tests.cache_helpers import cache_keys, unprefixed
+from tests.games.conftest import start_game, user_at
 from tests.games.helpers import deck
+from tests.games.test_page_queries import SESSION_QUERIES
 
 # Alice's first clue is forced (8 tokens); then she clues red on the bot's R3 (card 7) alone,
 # which by the one-card rule means "play it": the bot plays it, a fuse burns (turn 4).
@@ -199,3 +203,26 @@ def test_the_bots_page_explains_how_the_bot_changes_its_mind(client):
         "hardly ever happens",
     ):
         assert idea in page, idea
+
+
+@pytest.mark.django_db
+def test_a_table_without_a_bot_reads_no_seats_for_it(
+    client, alice, bob, django_assert_max_num_queries
+):
+    # A turn page drawn afresh (tests/games/test_page_queries.py) once moves were made: the
+    # session (unless cached), the user, the game and its seats, the moves, the chat, the
+    # moderators' actions; nothing more for the bots' beliefs when no bot has moved.
+    game = start_game(alice, bob)
+    for _ in range(2):
+        game.refresh_from_db()
+        state = game.load_state()
+        clue = next(a for a in state.legal_actions() if isinstance(a, Clue))
+        user = user_at(game, state.current_seat)
+        play.submit_action(game.pk, user, action_to_dict(clue), game.turn)
+    client.force_login(alice)
+    url = f"/games/{game.pk}/"
+    client.get(url)
+    cache.delete_many([unprefixed(key) for key in cache_keys(":table:")])
+    with django_assert_max_num_queries(5 + SESSION_QUERIES):
+        page = client.get(url).content.decode()
+    assert "Alice clues" in page and 'class="bot-remark"' not in page
