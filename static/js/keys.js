@@ -653,6 +653,19 @@
     return true;
   }
 
+  // A card back's grid (a <details> over the table): one open at a time; a click elsewhere
+  // or Escape closes it, as a popup would.
+  function closeGrids(except) {
+    var closed = false;
+    document.querySelectorAll("details.card-back[open]").forEach(function (details) {
+      if (details !== except) {
+        details.open = false;
+        closed = true;
+      }
+    });
+    return closed;
+  }
+
   // ---- The help -----------------------------------------------------------------------
 
   function help() {
@@ -685,8 +698,11 @@
       openHelp();
       return;
     }
-    if (event.target.closest && empathyClick(event)) {
-      return;
+    if (event.target.closest) {
+      closeGrids(event.target.closest("details.card-back"));
+      if (empathyClick(event)) {
+        return;
+      }
     }
     var dialog = help();
     if (!dialog || !dialog.open) {
@@ -728,7 +744,9 @@
     }
     var handled = false;
     var nav = document.querySelector(".replay-nav");
-    if (event.key === "k" && toggleAllEmpathy()) {
+    if (event.key === "Escape" && closeGrids(null)) {
+      handled = true;
+    } else if (event.key === "k" && toggleAllEmpathy()) {
       handled = true;
     } else if (nav) {
       handled = onReplay(event, nav);

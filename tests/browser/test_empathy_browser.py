@@ -1,7 +1,8 @@
 """Empathy as on hanab.live (issue 27), in a real browser: a click on a teammate's hand
 shows what its holder knows of every card in it, drawn over the cards in the same boxes
 (nothing on the table moves); a click again hides it. The k key does the same for every
-teammate's hand. Screen readers keep each card's sentence; axe stays clean either way."""
+teammate's hand. Screen readers keep each card's sentence; axe stays clean either way. The
+viewer's own card backs open their whole grid on demand, over the table too."""
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -106,6 +107,22 @@ def test_a_click_or_k_shows_what_a_teammate_knows_of_every_card(
     page.locator("#table").dispatch_event("poll-now")
     expect(page.locator(".last-action")).to_contain_text("3s", timeout=10_000)
     expect(page.locator("section.hand:not(.mine) li.card .empathy-face").first).to_be_visible()
+
+    # The whole grid of one of the viewer's own cards, on demand: by the keyboard (its back is
+    # a button), over the table (nothing moves); one at a time; Escape closes it.
+    backs = page.locator("section.hand.mine summary.back-face")
+    grids = page.locator("section.hand.mine .grid-pop")
+    before = _boxes(page)
+    backs.nth(1).focus()
+    page.keyboard.press("Enter")
+    expect(grids.nth(1)).to_be_visible()
+    expect(grids.nth(1).locator("td")).to_have_count(25)
+    assert _boxes(page) == before
+    backs.nth(3).click()
+    expect(grids.nth(3)).to_be_visible()
+    expect(grids.nth(1)).to_be_hidden()
+    page.keyboard.press("Escape")
+    expect(grids.nth(3)).to_be_hidden()
 
     # A phone: the same boxes, the same click.
     page.set_viewport_size({"width": 390, "height": 844})
