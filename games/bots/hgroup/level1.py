@@ -35,6 +35,8 @@ LAST_FUSE = 1
 MISPLAY = -2.0
 # What a clue loses when it leaves the target to discard a card that must be saved.
 EXPOSED_CHOP_COST = 0.8
+# A chop just exposed by a clue, this likely to be a last copy, is not discarded at once.
+UNSEEN_CHOP_CHANCE = 0.3
 
 
 class Turn:
@@ -133,7 +135,14 @@ class Turn:
                 return best[1]
         locked = self.notes.chop(self.me) is None
         if locked and clues and not any(self.known_trash(c) for c in self.own):
-            # A locked hand discards a clued card: a clue, if one misleads nobody, is better.
+            # A locked hand discards a clued card, maybe a last copy: any clue that makes
+            # nobody misplay is better (one that misleads nobody first).
+            harmless = [e for e in evaluated if e[0] > MISPLAY]
+            if harmless:
+                return max(harmless, key=lambda e: (e[0], -e[2]))[1]
+        if clues and self.tokens >= 2 and self.chop_unseen_danger():
+            # A clue has just moved its chop onto a card nobody has yet had a turn to save,
+            # likely enough a last copy: a clue gives the others that turn.
             safe = [e for e in evaluated if e[0] >= 0]
             if safe:
                 return max(safe, key=lambda e: (e[0], -e[2]))[1]
@@ -183,6 +192,38 @@ class Turn:
             return False
         critical = sum(1 for i in _bits(live) if self.notes.critical(i))
         return critical * 3 >= len(list(_bits(live))) * 2
+
+    def chop_unseen_danger(self) -> bool:
+        """Since its last turn a clue touched its chop, and the new chop is at least
+        ``UNSEEN_CHOP_CHANCE`` likely (by what it can count) to be a last copy."""
+        history = self.view["history"]
+        start = max(0, len(history) - self.players + 1)
+        moved = any(
+            e["type"] == "clue" and e["target"] == self.me and self._old_chop(e) in e["touched"]
+            for e in history[start:]
+        )
+        if not moved:
+            return False
+        chop = self.notes.chop(self.me)
+        if chop is None:
+            return False
+        own = next(hand for hand in self.view["hands"] if hand["is_viewer"])["cards"]
+        counts = next(card for card in own if card["id"] == chop)["possible_counted"]
+        total = sum(counts.values())
+        critical = sum(n for code, n in counts.items() if self.notes.critical(CODE[code]))
+        return bool(total) and critical / total >= UNSEEN_CHOP_CHANCE
+
+    def _old_chop(self, entry: dict) -> int | None:
+        """The viewer's chop just before ``entry`` (a clue to it), by the clues before."""
+        touched_before = set()
+        for e in self.view["history"][: entry["turn"]]:
+            if e["type"] == "clue" and e["target"] == self.me:
+                touched_before.update(e["touched"])
+        hand = self.notes.hands[self.me]
+        for cid in reversed(hand):
+            if cid not in touched_before and not self.notes.notes[cid].finessed:
+                return cid
+        return None
 
     def discard_choice(self) -> int:
         for cid in reversed(self.own):
@@ -262,7 +303,7 @@ class Turn:
         return False
 
     def urgent_save(self, evaluated: list) -> Action | None:
-        if not self.legal["clues"] or self.tokens >= 8:
+        if not self.legal["clues"]:
             return None
         nxt = (self.me + 1) % self.players
         if not self.needs_save(nxt) or self.has_safe_action(nxt):
@@ -334,6 +375,8 @@ class Turn:
                 return MISPLAY
         if not new:
             return 0.0  # a re-touch: a stall at best (no tempo clues at level 1)
+        if reading.kind == "literal":
+            return self.literal_value(twin, target, new, before_chop)
         focus = reading.focus
         ident = notes.ident[focus]
         value = 0.0
@@ -382,6 +425,23 @@ class Turn:
             value -= EXPOSED_CHOP_COST
         distance = (target - self.me) % self.players
         return value - 0.01 * distance
+
+    def literal_value(self, twin: Notes, target: int, new: list[int], chop: int | None) -> float:
+        """A clue the table reads for its facts alone (the viewer is read so): a card it
+        proves playable counts 1, the chop it keeps from the discard pile its save value."""
+        notes = self.notes
+        trash = twin.trash_mask()
+        value = 0.0
+        for cid in new:
+            ident = notes.ident[cid]
+            facts = twin.notes[cid].mask & ~trash
+            if facts and all(twin.playable(i) for i in _bits(facts)):
+                value += 1.0
+            elif cid == chop and self.needs_save(target):
+                value += 1.0 if notes.critical(ident) else 0.6
+            else:
+                value += 0.05
+        return value - 0.01 * ((target - self.me) % self.players)
 
     def in_danger(self, seat: int) -> bool:
         return not self.has_safe_action(seat) and self.notes.chop(seat) is not None

@@ -70,7 +70,7 @@ class Reading:
     """How one clue was read (for the clue finder, and for tests)."""
 
     focus: int
-    kind: str  # "play", "save", "tempo" or "info"
+    kind: str  # "play", "save", "tempo", "info", or "literal" (a giver read for facts alone)
     play: int  # identities the focus may be as a play (direct, delayed, prompt, finesse)
     save: int  # identities it may be as a save
     # Cards of the viewer that the reading makes the viewer play: card id -> identity,
@@ -81,8 +81,9 @@ class Reading:
 class Notes:
     def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
         """``literal``: the givers whose clues are read for their facts alone. By default,
-        those whose clues, read by the conventions, said a card was something it turned out
-        not to be (found by replaying until no new one turns up)."""
+        those whose clue, read by the conventions, made someone play a card that was not
+        what the reading said, and did not play (found by replaying until no new one turns
+        up)."""
         if literal is None:
             literal = frozenset()
             for _ in range(view["players"]):
@@ -221,6 +222,8 @@ class Notes:
                 continue
             if turn is None:
                 return True  # played unclued (a blind play): nobody vouched for it
+            if turn == note.turn:
+                continue  # touched by the same clue: its giver saw both
             if turn < note.turn and holder != note.by:
                 continue
             if turn > note.turn and by != self.me:
@@ -243,7 +246,10 @@ class Notes:
         cid = entry["card"]["id"]
         ident = card_ident(entry["card"])
         note = self.notes.pop(cid)
-        if note.claim is not None and not note.claim[1] >> ident & 1:
+        misplayed = entry["type"] == "play" and not entry["placed"]
+        if misplayed and note.claim is not None and not note.claim[1] >> ident & 1:
+            # A card played on a convention reading of someone's clue, and it was not what
+            # the reading said: that giver does not play by these conventions.
             self.misread.add(note.claim[0])
         blind = entry["type"] == "play" and entry["placed"] and not note.clued
         self._resolve_waits(seat, cid, blind)
@@ -314,7 +320,7 @@ class Notes:
             return None
         if giver in self.literal:
             # A giver who does not play by the conventions: the clue says what it shows.
-            return Reading(next(cid for cid in hand if cid in touched), "info", 0, 0)
+            return Reading(next(cid for cid in hand if cid in touched), "literal", 0, 0)
         if not new:
             focus = next(cid for cid in hand if cid in touched)
         elif len(new) == 1:
