@@ -127,6 +127,9 @@ class Notes:
         # it or None, who gave that clue), to tell whether a clued card of the viewer's that
         # might have been that card may be a copy of it (``may_be_copy``).
         self.placed: list[tuple[int, int, int | None, int]] = []
+        # A player given a play clue on a card playable now, which the conventions make them
+        # sure of: they play on their next turn, or they do not read the conventions.
+        self.expect: dict[int, int] = {}
         self.turn = 0
         self.readings: list[Reading | None] = []
         for self.turn, entry in enumerate(view["history"]):
@@ -246,6 +249,8 @@ class Notes:
         cid = entry["card"]["id"]
         ident = card_ident(entry["card"])
         note = self.notes.pop(cid)
+        if self.expect.pop(seat, None) is not None and entry["type"] != "play":
+            self.misread.add(seat)  # left a card it was sure of unplayed, to discard
         misplayed = entry["type"] == "play" and not entry["placed"]
         if misplayed and note.claim is not None and not note.claim[1] >> ident & 1:
             # A card played on a convention reading of someone's clue, and it was not what
@@ -299,6 +304,10 @@ class Notes:
     def _clue(self, entry: dict) -> Reading | None:
         giver, target = entry["seat"], entry["target"]
         self._resolve_waits(giver, None)
+        expected = self.expect.pop(giver, None)
+        if expected is not None and "turn" in entry and self.chop(target) not in entry["touched"]:
+            # It left a card it was sure of unplayed, to give a clue that saves nothing.
+            self.misread.add(giver)
         touched = set(entry["touched"])
         touch = clue_touch_mask(self.options, entry["colour"], entry["rank"])
         hand = self.hands[target]
@@ -393,6 +402,18 @@ class Notes:
                 note.focus = "save"
             reading.kind = "tempo" if retouch else note.focus
             note.claim = (giver, note.inferred)
+            true = self.ident.get(focus)
+            live = note.inferred & ~self.trash_mask()
+            if (
+                true is not None
+                and target != self.me
+                and not note.waiting
+                and not (note.inferred & self.trash_mask())
+                and self.playable(true)
+                and live
+                and all(self.playable(i) for i in bits(live))
+            ):
+                self.expect[target] = focus
             # A save reading stands whatever other players do: only play readings wait.
             note.waiting = {i: d for i, d in waits.items() if (note.inferred & ~save) >> i & 1}
             known = note.inferred & ~self.trash_mask()
