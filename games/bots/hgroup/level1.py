@@ -305,6 +305,8 @@ class Turn:
     def urgent_save(self, evaluated: list) -> Action | None:
         if not self.legal["clues"]:
             return None
+        if self.tokens >= 8 and not self.notes.discarded_any:
+            return None  # the Early Game: the next player has clues to give before a discard
         nxt = (self.me + 1) % self.players
         if not self.needs_save(nxt) or self.has_safe_action(nxt):
             return None
