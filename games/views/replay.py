@@ -97,6 +97,7 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
         [game.pk],
         {
             "game": game,
+            "seats": seats,  # (the bots' beliefs in the history: games/templatetags/bot_beliefs.py)
             "export_url": reverse("games:export", args=[game.pk]),
             "export_refusal": download.hanablive_refusal,
             "viewer_played": seat is not None,
