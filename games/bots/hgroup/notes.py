@@ -86,13 +86,12 @@ class Notes:
         up)."""
         if literal is None:
             literal = frozenset()
-            for _ in range(view["players"]):
+            # Each round adds a player, so at most one round per player and a last one.
+            for _ in range(view["players"] + 1):
                 notes = Notes(view, literal)
                 if notes.misread <= literal:
                     break
                 literal = literal | notes.misread
-            else:  # pragma: no cover - each round adds a giver, so this ends before
-                pass
             self.__dict__.update(notes.__dict__)
             return
         self.literal = literal
@@ -462,9 +461,6 @@ class Notes:
                     other.claim = (giver, 1 << ident)
         reading.play = play
         return reading
-
-    def _all_rank(self, rank: int) -> int:
-        return sum(1 << identity(s, rank) for s in range(self.num_suits))
 
     def connect(
         self,
