@@ -507,35 +507,45 @@ class Notes:
                 seen = self.ident.get(cid) if seat not in (self.me, target) else None
                 if seen == need or (seen is None and self.known_as(cid) == need):
                     return seat, cid, need, "known"
-        # A prompt: the holder's leftmost gotten card that may be ``need``.
-        for seat in order:
-            if seat == self.me and seat != target and not viewer_holds:
-                continue  # the viewer cannot tell what the target sees there
-            for cid in self.hands[seat]:
-                note = self.notes[cid]
-                if cid in used or not note.gotten or not note.inferred >> need & 1:
-                    continue
-                if note.turn == self.turn:
-                    continue  # touched by this very clue: not a card it can prompt
-                if self.known_as(cid) is not None:
-                    continue
-                seen = self.ident.get(cid) if seat != self.me else None
-                if seen is None or seen == need:
-                    return seat, cid, need, "prompt"
-                break  # the leftmost such card is not it: no prompt in this hand
-        # A finesse: the finesse position of a player other than the giver and the target.
-        for seat in order:
-            if seat in (giver, target):
-                continue
-            cid = self.finesse_position(seat, used)
-            if cid is None:
-                continue
-            if seat == self.me:
-                if viewer_holds:
+        # Then a prompt (the holder's leftmost gotten card that may be ``need``), then a
+        # finesse (the finesse position of a player other than the giver and the target):
+        # in the other hands first. The viewer's own hand comes last, so that a finesse it
+        # sees elsewhere is waited for rather than read as a prompt on a card it cannot see
+        # (if its card is the one, the finessed player, who sees it, will not blind-play).
+        others = [s for s in order if s != self.me]
+        for seat in others:
+            link = self._prompt(seat, need, used)
+            if link is not None:
+                return link
+        for seat in others:
+            if seat not in (giver, target):
+                cid = self.finesse_position(seat, used)
+                if cid is not None and self.ident.get(cid) == need:
                     return seat, cid, need, "finesse"
+        if self.me == target or viewer_holds:
+            link = self._prompt(self.me, need, used)
+            if link is not None:
+                return link
+        if viewer_holds and self.me not in (giver, target):
+            cid = self.finesse_position(self.me, used)
+            if cid is not None:
+                return self.me, cid, need, "finesse"
+        return None
+
+    def _prompt(self, seat: int, need: int, used: set[int]) -> tuple[int, int, int, str] | None:
+        """The prompt on ``seat``: its leftmost gotten card that may be ``need``."""
+        for cid in self.hands[seat]:
+            note = self.notes[cid]
+            if cid in used or not note.gotten or not note.inferred >> need & 1:
                 continue
-            if self.ident.get(cid) == need:
-                return seat, cid, need, "finesse"
+            if note.turn == self.turn:
+                continue  # touched by this very clue: not a card it can prompt
+            if self.known_as(cid) is not None:
+                continue
+            seen = self.ident.get(cid) if seat != self.me else None
+            if seen is None or seen == need:
+                return seat, cid, need, "prompt"
+            return None  # the leftmost such card is not it: no prompt in this hand
         return None
 
     # -- for the policy ----------------------------------------------------------------------

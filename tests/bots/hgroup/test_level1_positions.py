@@ -368,3 +368,23 @@ def test_doc_a_2_clue_may_be_a_delayed_play_through_the_clued_1s():
     p.clue("Alice", "Bob", 2)
     assert {"R2", "G2", "B2"} <= p.inferred("Bob", "Bob", 4)
     assert p.action("Bob") != ("play", 4)
+
+
+def test_a_finesse_seen_elsewhere_is_not_read_as_a_prompt_on_an_unseen_card():
+    # will-bot (level-1/special-moves, 4 players), turned so that its Bob is Alice here: a 1
+    # clue to Donald's slot 4, then red to Alice's r2 finesses Cathy's r1, which Donald sees:
+    # his 1 is still any 1 (he waits for Cathy, who sees it, rather than play it as the r1).
+    p = Position(
+        [
+            ["r2", "b3", "w1", "g4"],
+            ["r5", "w4", "r4", "b2"],
+            ["r1", "g5", "w2", "w4"],
+            ["y4", "b4", "g4", "y1"],
+        ]
+    )
+    p.clue("Alice", "Donald", 1)
+    p.clue("Bob", "Alice", "red")
+    assert p.inferred("Donald", "Donald", 4) == {"R1", "Y1", "G1", "B1", "W1"}
+    assert p.finessed("Donald", "Cathy", 1)
+    assert p.finessed("Cathy", "Cathy", 1)
+    assert p.action("Cathy") == ("play", 1)
