@@ -246,7 +246,9 @@ def table(
                 touch_keys.setdefault(cid, []).append(clue["key"])
 
     history = view["history"]
-    last = history[-1] if history else None
+    # A rearrangement (a free action) takes no turn: the marks stay those of the last move.
+    moves = [entry for entry in history if entry["type"] != "rearrange"]
+    last = moves[-1] if moves else None
     last_clued = set(last["touched"]) if last and last["type"] == "clue" else set()
     misplay = bool(last and last["type"] == "play" and not last["placed"])
 
@@ -301,7 +303,10 @@ def table(
     shown_history = [
         {
             **entry,
-            "note": AUTOMATIC.get(automatic_turns.get(entry["turn"], "")),
+            # A rearrangement shares its turn number with the move that follows it.
+            "note": None
+            if entry["type"] == "rearrange"
+            else AUTOMATIC.get(automatic_turns.get(entry["turn"], "")),
             "misplay": misplay and entry is last,
         }
         for entry in reversed(history)

@@ -265,6 +265,7 @@ def sentences(
     voice = Voice(names, bots, viewer)
     by_turn: dict[int, list[str]] = {}
     ever_conventional: set[int] = set()
+    lost_trust: set[int] = set()
     last_change: dict[int, Change] = {}
     for change in found:
         if change.seat in bots:
@@ -272,6 +273,12 @@ def sentences(
         again = change.after.level == CONVENTION and change.seat in ever_conventional
         if change.after.level == CONVENTION:
             ever_conventional.add(change.seat)
+        if _lowers(change):
+            lost_trust.add(change.seat)
+        elif change.seat not in lost_trust:
+            # Trust gained by a partner who keeps to the conventions is the bot working as
+            # /bots/ says: only a loss, and a regain after one, is news worth a line.
+            continue
         by_turn.setdefault(change.turn, []).append(remark(voice, change, again))
         last_change[change.seat] = change
     lines = []
@@ -282,6 +289,13 @@ def sentences(
         state = _state(voice, seat, now, seat in ever_conventional)
         lines.append(f"{state} (since turn {change.turn + 1}).")
     return by_turn, lines
+
+
+def _lowers(change: Change) -> bool:
+    """Whether the change takes some trust away: a plainer reading of the player's clues, or
+    the player taken to read clues only for what they show."""
+    before, after = change.before, change.after
+    return after.level < before.level or (after.literal_reader and not before.literal_reader)
 
 
 def _state(voice: Voice, seat: int, now: Stance, was_conventional: bool) -> str:

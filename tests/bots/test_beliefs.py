@@ -8,7 +8,7 @@ import random
 import re
 
 from games.bots import choose_action
-from games.bots.beliefs import Stance, changes, current, sentences, stance
+from games.bots.beliefs import Stance, Voice, changes, current, remark, sentences, stance
 from games.bots.knowledge import BASIC, CONVENTION, LITERAL, Table
 from games.bots.partners import cautious, saver
 from games.engine import SUITS, Clue, Discard, GameOptions, Play, new_game, view_for
@@ -72,14 +72,14 @@ def test_a_partner_whose_lone_clue_misleads_is_then_read_literally_and_the_bot_s
 def test_a_partner_who_keeps_to_the_conventions_loses_no_trust():
     state = _game(*KEEPS)
     remarks, lines = _said(state)
-    # Only the rise to the conventions, in the history; nothing on the table.
-    assert remarks == {
-        2: [
-            "Bot 2 reads Alice's clues by its conventions from now on: Alice played blue 1, "
-            "which the clues had only implied was playable."
-        ]
-    }
-    assert lines == []
+    # The rise to the conventions is the bot working as /bots/ says: not a word of it.
+    (gained,) = changes(view_for(state, 1)["options"], view_for(state, 1)["history"], [1])
+    assert gained.turn == 2 and gained.after == Stance(CONVENTION, False)
+    assert remark(Voice(NAMES, [1], None), gained) == (
+        "Bot 2 reads Alice's clues by its conventions from now on: Alice played blue 1, "
+        "which the clues had only implied was playable."
+    )
+    assert remarks == {} and lines == []
     assert stance(Table(view_for(state, 1), [1]), 0) == Stance(CONVENTION, False)
     # A partner who only gives lone clues that hold: not a word.
     plain = _game(*PLAIN)
@@ -146,15 +146,15 @@ def test_a_remark_names_no_card_but_the_one_just_shown():
     for state in _mixed_games(9):
         view = view_for(state, 0)
         names = [f"P{seat}" for seat in range(state.players)]
-        # (Every seat judged, the bots' too: more remarks to check.)
-        remarks, _ = sentences(view["options"], view["history"], names, [], [])
-        for turn, texts in remarks.items():
-            entry = view["history"][turn]
+        # Every change in words, those the history leaves out too: more remarks to check.
+        voice = Voice(names, [], None)
+        for change in changes(view["options"], view["history"]):
+            entry = view["history"][change.turn]
             shown = f"{entry['card']['suit']} {entry['card']['rank']}" if "card" in entry else None
-            for text in texts:
-                for match in CARD.finditer(text):
-                    assert match.group(0) == shown, (text, entry)
-                    checked += 1
+            text = remark(voice, change)
+            for match in CARD.finditer(text):
+                assert match.group(0) == shown, (text, entry)
+                checked += 1
     assert checked
 
 

@@ -12,6 +12,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from games import table_context
 from games.engine import GameOptions, Play, action_to_dict, view_for
 from games.engine.record import RECORD_FORMAT
 from games.errors import GameError, IllegalMove
@@ -105,8 +106,6 @@ def test_the_form_works_with_htmx_and_offers_the_slots(client, alice, bob):
     hand = hand_of(game, seat)
     client.force_login(user)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    if "rearrange-from" not in page:
-        pytest.skip("_hands.html does not include _rearrange.html yet (another helper's file)")
     assert f'name="hand" value="{",".join(map(str, hand))}"' in page
     response = client.post(
         f"/games/{game.pk}/rearrange/",
@@ -405,3 +404,27 @@ def test_the_new_game_form_offers_the_option_off_by_default(client, alice):
     assert "rearrange" not in plain.options
     assert rearranging.options["rearrange"] is True
     assert rearranging.game_options.describe() == "3 players, rearranging"
+
+
+@pytest.mark.django_db
+def test_a_rearrangement_keeps_the_last_clues_marks_and_takes_no_automatic_note(client, alice, bob):
+    """It takes no turn: the ▼ marks stay on the cards the last clue touched, and the note of
+    a move a bot made for a player (its turn's) is not put on the rearrangement before it."""
+    game = start_game(alice, bob, rearrange=True)
+    clue = next(a for a in game.load_state().legal_actions() if type(a).__name__ == "Clue")
+    play.submit_action(game.pk, current_user(game), action_to_dict(clue), 0)
+    game.refresh_from_db()
+    seat = game.current_seat  # the clue's target moves next
+    user = user_at(game, seat)
+    rearrange.rearrange_hand(game.pk, user, 5, 1, hand_of(game, seat))
+    game.refresh_from_db()
+    client.force_login(user_at(game, 1 - seat))
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert MOVED_TEXT in page
+    assert page.count('class="last-clue-mark"') == len(
+        view_for(game.load_state(), seat)["history"][0]["touched"]
+    )
+    view = view_for(game.load_state(), 1 - seat)
+    shown = table_context.table(view, automatic_turns={1: "timeout"})["history"]
+    assert [entry["type"] for entry in shown] == ["rearrange", "clue"]
+    assert shown[0]["note"] is None
