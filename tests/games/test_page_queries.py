@@ -76,6 +76,9 @@ def test_a_move_request_reads_only_the_session_the_user_and_the_move(client, ali
     client.force_login(user_at(game, game.current_seat))
     clue = next(a for a in game.load_state().legal_actions() if isinstance(a, Clue) and a.rank)
     form = {"kind": "clue", "target": clue.target, "rank": clue.rank, "turn": game.turn}
+    # The page the form is sent from, first: it leaves in the cache what every request to the
+    # game reads (whether it is on a shared deal, deals/game_links.py), as a player's would.
+    client.get(f"/games/{game.pk}/")
     with CaptureQueriesContext(connection) as captured:
         response = client.post(f"/games/{game.pk}/move/", form)
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
