@@ -428,3 +428,20 @@ def test_a_rearrangement_keeps_the_last_clues_marks_and_takes_no_automatic_note(
     shown = table_context.table(view, automatic_turns={1: "timeout"})["history"]
     assert [entry["type"] for entry in shown] == ["rearrange", "clue"]
     assert shown[0]["note"] is None
+
+
+@pytest.mark.django_db
+def test_the_history_numbers_moves_by_turn_and_leaves_a_rearrangement_unnumbered(
+    client, alice, bob
+):
+    game = start_game(alice, bob, rearrange=True)
+    seat, user = game.current_seat, current_user(game)
+    rearrange.rearrange_hand(game.pk, user, 5, 1, hand_of(game, seat))
+    play.submit_action(game.pk, user, action_to_dict(Play(hand_of(game, seat)[0])), 0)
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    section = page[page.index('id="history-heading"') :]
+    items = re.findall(r"<li([^>]*)>", section[: section.index("</ol>")])
+    # Newest first: the play, numbered as turn 1; the rearrangement before it, no number.
+    assert len(items) == 2 and items[0].startswith(' value="1"')  # (a misplay is marked too)
+    assert items[1] == ' class="free-action"'
