@@ -7,7 +7,8 @@ A datagram, not a connection: sending never waits (the socket does not block; wi
 process listening, or its queue full, the datagram is dropped), so a move never waits on
 push, and a page that misses a change sees it at its next poll. The push process binds the
 socket while at least one of its streams is open and shares it between them all: a stream
-costs an entry in a dict, no thread, no connection. Only one process can listen on it, which
+costs an entry in a dict (games/push_fanout.py, shared with Redis), no thread, no
+connection. Only one process can listen on it, which
 is what the embedded default runs (Procfile.dev); a site of several push processes uses
 Redis (games/push.py).
 """
@@ -19,6 +20,8 @@ import socket
 from pathlib import Path
 
 from django.conf import settings
+
+from games.push_fanout import Fanout, Waiter
 
 log = logging.getLogger(__name__)
 
@@ -38,21 +41,18 @@ def publish(channel: str, version: int) -> None:
         log.debug("push: game version %s of %s not sent: %s", version, channel, error)
 
 
-class Subscription:
+class Subscription(Waiter):
     """The versions sent for one channel from the moment it is entered:
 
         async with Subscription(channel) as subscription:
             version = await subscription.next(timeout)  # None after `timeout` of quiet
 
     Entered, it is registered with the process's listening socket, already bound: a version
-    read from the database after that cannot miss a change sent in between. Versions that
-    arrive faster than they are read are kept as the latest only (the page asks for the
-    table as it is, whatever the number)."""
+    read after that cannot miss a change sent in between (games/push_fanout.py keeps the
+    latest version only)."""
 
     def __init__(self, channel: str) -> None:
-        self.channel = channel
-        self._latest: int | None = None
-        self._arrived = asyncio.Event()
+        super().__init__(channel)
         self._listener: _Listener | None = None
 
     async def __aenter__(self) -> "Subscription":
@@ -64,26 +64,13 @@ class Subscription:
             # failing and being asked for again every few seconds.
             log.warning("push: cannot listen on %s: %s", settings.PUSH_SOCKET, error)
             return self
-        self._listener.add(self)
+        self._listener.fanout.add(self)
         return self
 
     async def __aexit__(self, *exc_info) -> None:
         if self._listener is not None:
             self._listener.remove(self)
             self._listener = None
-
-    def deliver(self, version: int) -> None:
-        self._latest = version
-        self._arrived.set()
-
-    async def next(self, timeout: float) -> int | None:
-        try:
-            await asyncio.wait_for(self._arrived.wait(), timeout)
-        except TimeoutError:
-            return None
-        self._arrived.clear()
-        version, self._latest = self._latest, None
-        return version
 
 
 class _Listener:
@@ -96,7 +83,7 @@ class _Listener:
     def __init__(self, path: Path, loop: asyncio.AbstractEventLoop) -> None:
         self.path = path
         self.loop = loop
-        self.waiting: dict[str, set[Subscription]] = {}
+        self.fanout = Fanout()
         self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.socket.setblocking(False)
         # A file left by a push process that stopped without closing (killed, crashed).
@@ -121,15 +108,9 @@ class _Listener:
             current = cls._current = cls(Path(settings.PUSH_SOCKET), loop)
         return current
 
-    def add(self, subscription: Subscription) -> None:
-        self.waiting.setdefault(subscription.channel, set()).add(subscription)
-
     def remove(self, subscription: Subscription) -> None:
-        subscribers = self.waiting.get(subscription.channel, set())
-        subscribers.discard(subscription)
-        if not subscribers:
-            self.waiting.pop(subscription.channel, None)
-        if not self.waiting and _Listener._current is self:
+        self.fanout.remove(subscription)
+        if not self.fanout.waiting and _Listener._current is self:
             self.close()
 
     def close(self) -> None:
@@ -157,5 +138,4 @@ class _Listener:
                 version = int(number)
             except ValueError:
                 continue
-            for subscription in list(self.waiting.get(channel, ())):
-                subscription.deliver(version)
+            self.fanout.deliver(channel, version)

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from games import push_token
 from games.engine import view_for
 from games.errors import GameError, NotAllowed, StaleMove
 from games.forms import ExtendForm, action_from_post
@@ -88,9 +89,29 @@ def _turn_page(
             "(Your turn) " if your_turn else "",
             game.pk,
         )
-        return HttpResponse(html + title, status=status)
-    context = {"game": game, "urls": urls, "your_turn": your_turn, "table_html": html}
+        response = HttpResponse(html + title, status=status)
+        events = _events_url(request, game, seat, urls)
+        if events:
+            response["X-Events"] = events  # a fresh pass for the push stream (push.js)
+        return response
+    context = {
+        "game": game,
+        "urls": urls,
+        "your_turn": your_turn,
+        "table_html": html,
+        "events_url": _events_url(request, game, seat, urls),
+    }
     return render(request, "games/game.html", context, status=status)
+
+
+def _events_url(request: HttpRequest, game: Game, seat: Seat, urls: dict) -> str:
+    """The push stream's address with its pass (games/push_token.py), made here, where the
+    seat has just been read from the database; none without a session to tie it to."""
+    session_key = request.session.session_key
+    if not session_key:
+        return ""
+    token = push_token.mint(game.pk, request.user.pk, seat.pk, session_key)
+    return f"{urls['events']}?v={game.version}&t={token}"
 
 
 def _urls(game_id: int) -> dict[str, str]:
