@@ -1,13 +1,20 @@
 // Open game pages follow the game by polling: an element marked data-poll asks every few
-// seconds (hx-trigger "every 5s, poll-now"). A page that is not visible (another tab, a
+// seconds (hx-trigger "every 5s, poll-now"), unless its push stream is open (push.js). A page that is not visible (another tab, a
 // minimised window) sends no poll, and asks at once when it is shown again. (htmx's trigger
 // filters, "every 5s [document.visibilityState === 'visible']", would need eval, which the
 // site's Content-Security-Policy forbids: hence this file.)
 (function () {
   "use strict";
 
+  // No timed poll while the page's push stream is open (push.js sets data-push=open): the
+  // stream says when to ask ("poll-now"), so the page polls only while the stream is down.
   document.addEventListener("htmx:confirm", function (event) {
-    if (document.hidden && event.detail.elt.hasAttribute("data-poll")) {
+    if (!event.detail.elt.hasAttribute("data-poll")) {
+      return;
+    }
+    var timed = !event.detail.triggeringEvent || event.detail.triggeringEvent.type !== "poll-now";
+    var live = document.documentElement.getAttribute("data-push") === "open";
+    if (document.hidden || (live && timed)) {
       event.preventDefault();
     }
   });

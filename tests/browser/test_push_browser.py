@@ -5,6 +5,7 @@ commit, though the page polls only every 5 seconds."""
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -77,3 +78,50 @@ def test_a_watching_player_sees_a_move_within_a_second_of_its_commit(
             game.refresh_from_db()
             assert game.turn == turn + 1
         screenshot(pages[watcher], "push-watching-player")
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_page_with_a_live_stream_sends_no_polls_and_polls_while_it_is_down(
+    browser: Browser, settings, alice, bob
+):
+    """Issue 28: the stream replaces the poll. Polls counted as the browser sends them."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    settings.SITE_URL = base
+    env = {
+        "DEBUG": "true",
+        "DATABASE_URL": database_url_of_this_test(),
+        "REDIS_URL": django_settings.REDIS_URL,
+        "SITE_URL": base,
+        "ALLOWED_HOSTS": "127.0.0.1",
+    }
+    game = start_game(alice, bob)
+    page = logged_in_page(browser, base, current_user(game))
+    polls: list[float] = []
+    page.on("request", lambda request: "/poll/" in request.url and polls.append(time.time()))
+    status = page.locator("#push-status")
+    with asgi_server(port, **env):
+        page.goto(f"{base}/games/{game.pk}/")
+        expect(page.locator("html[data-push=open]")).to_have_count(1)
+        expect(status).to_be_hidden()
+        polls.clear()
+        page.wait_for_timeout(20_000)  # four polls' worth
+        assert polls == []  # the live stream replaces them
+    # The push process is gone (a restart, a network cut): the page polls, and says so.
+    expect(page.locator("html[data-push=down]")).to_have_count(1, timeout=10_000)
+    expect(status).to_be_visible()
+    expect(status).to_contain_text("Live updates paused")
+    screenshot(page, "push-paused")
+    polls.clear()
+    page.wait_for_timeout(16_000)
+    assert len(polls) >= 2
+    with asgi_server(port, **env):  # back: the page opens a stream again and stops polling
+        expect(page.locator("html[data-push=open]")).to_have_count(1, timeout=40_000)
+        expect(status).to_be_hidden()
+        page.wait_for_timeout(1_000)
+        polls.clear()
+        page.wait_for_timeout(12_000)
+        assert polls == []
