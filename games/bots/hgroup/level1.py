@@ -5,13 +5,13 @@ player's chop when they have nothing else to do; a card it knows to be playable 
 card first: a finessed player blind-plays at once); the clue worth most (a play clue, a
 finesse through another hand, a save), every clue first read as the table would read it, and
 dropped if it breaks good touch or could make anyone misplay; in the Early Game any such clue
-rather than a discard; then a discard: a card it knows is trash, else its chop.
+rather than a discard; then a discard: a card it knows is trash, else its chop (a locked
+hand, or a chop a clue has just exposed, clues first when it can).
 
-Safety: on the last fuse it plays only what the clues and the cards in view prove; a card it
-takes for a play only by a convention (a finesse, a prompt, a play clue's focus) waits until
-a second fuse is left. A clue whose focus may be two things (a play or a save) is kept, not
-played, until one reading is left.
-"""
+Safety: on the last fuse it plays only what the clues and the cards in view prove, never a
+card taken for a play by a convention alone (a finesse, a prompt, a play clue's focus). A
+clue whose focus may be two things (a play or a save) is kept, not played, until one reading
+is left."""
 
 from __future__ import annotations
 
