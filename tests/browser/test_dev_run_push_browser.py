@@ -209,3 +209,37 @@ def test_under_dev_run_a_bots_move_reaches_the_page_within_a_second(browser: Bro
         f"a bot's move reached the page {[round(t * 1000) for t in measured]} ms after its commit"
     )
     screenshot(page, "dev-run-push-bot-move")
+
+
+@pytest.mark.slow
+def test_under_dev_run_a_page_with_a_live_stream_sends_no_polls(browser: Browser, dev_site):
+    """Issue 28: the stream replaces the poll, and marks the player present (their turn
+    emails wait) though the page sends no poll."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_cookies(
+        [{"name": "sessionid", "value": dev_site.sessions["Bob"], "url": dev_site.base}]
+    )
+    page = context.new_page()
+    polls: list[str] = []
+    page.on("request", lambda request: "/poll/" in request.url and polls.append(request.url))
+    page.goto(f"{dev_site.base}/games/{dev_site.game}/")
+    expect(page.locator("html[data-push=open]")).to_have_count(1, timeout=10_000)
+    page.wait_for_timeout(2_000)
+    # At most the one check the stream asks for as it opens (the embedded default's cache
+    # cannot tell the stream the game's version), then none.
+    assert len(polls) <= 1
+    bobs_seat = (
+        "FROM games_seat WHERE game_id = ? AND user_id ="
+        " (SELECT id FROM accounts_user WHERE display_name = 'Bob')"
+    )
+    with sqlite3.connect(dev_site.database, timeout=5) as database:
+        database.execute(
+            f"UPDATE games_seat SET last_seen_at = NULL WHERE id IN (SELECT id {bobs_seat})",
+            [dev_site.game],
+        )
+    polls.clear()
+    page.wait_for_timeout(22_000)  # longer than the push process's presence interval
+    assert polls == []
+    with sqlite3.connect(f"file:{dev_site.database}?mode=ro", uri=True, timeout=5) as database:
+        seen = database.execute(f"SELECT last_seen_at {bobs_seat}", [dev_site.game]).fetchone()[0]
+    assert seen is not None  # written by the push process for the open stream, not by a poll
