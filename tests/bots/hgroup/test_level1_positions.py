@@ -388,3 +388,20 @@ def test_a_finesse_seen_elsewhere_is_not_read_as_a_prompt_on_an_unseen_card():
     assert p.finessed("Donald", "Cathy", 1)
     assert p.finessed("Cathy", "Cathy", 1)
     assert p.action("Cathy") == ("play", 1)
+
+
+def test_a_colour_clue_on_a_chop_2_is_a_play_clue():
+    # docs (level-1, the 2 save): a 2 is saved with a 2 clue; a colour clue on it is a play.
+    p = Position([XX, ["r3", "g4", "b3", "w3", "y2"]])
+    p.clue("Alice", "Bob", "yellow")
+    assert p.inferred("Bob", "Bob", 5) == {"Y1"}
+
+
+def test_a_rank_clue_touching_the_chop_focuses_the_chop():
+    # docs (clue focus): two new cards, one on chop: the chop is the focus, here a 2 save.
+    p = Position([XX, ["r2", "g4", "b3", "w3", "y2"]])
+    p.clue("Alice", "Bob", 2)
+    notes = p.notes("Bob")
+    assert notes.notes[p.card("Bob", 5)].focus == "save"
+    assert notes.notes[p.card("Bob", 1)].focus is None
+    assert p.action("Bob")[0] != "play"
