@@ -38,6 +38,8 @@ HEARTBEAT_SECONDS = 25.0
 SOCKET_TIMEOUTS = {"socket_connect_timeout": 0.2, "socket_timeout": 0.5}
 # How long a new stream waits for Redis to confirm its game's channel.
 SUBSCRIBE_TIMEOUT = 5.0
+# Redis connections of a push process: its subscription, and reads of versions.
+POOL_SIZE = 16
 
 _publisher: redis.Redis | None = None
 
@@ -134,7 +136,13 @@ class _RedisHub:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.fanout = Fanout()
-        self.client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+        # A bounded pool: thousands of streams opening at once each read a version, and
+        # would otherwise open a connection each (Redis allows 10,000 clients).
+        self.client = redis.asyncio.Redis(
+            connection_pool=redis.asyncio.BlockingConnectionPool.from_url(
+                settings.REDIS_URL, max_connections=POOL_SIZE, timeout=SUBSCRIBE_TIMEOUT
+            )
+        )
         self.pubsub = self.client.pubsub()
         self.confirmed: dict[str, asyncio.Future] = {}
         # One command at a time: the first SUBSCRIBE makes the connection, and two at once
