@@ -178,7 +178,8 @@ class _RedisHub:
                     self.reader = self.loop.create_task(self._read())
             confirmation = self.confirmed.get(waiter.channel)
             if confirmation is not None:
-                await asyncio.wait_for(asyncio.shield(confirmation), SUBSCRIBE_TIMEOUT)
+                async with asyncio.timeout(SUBSCRIBE_TIMEOUT):  # see Waiter.next
+                    await asyncio.shield(confirmation)
         except BaseException:
             self.remove(waiter)
             raise

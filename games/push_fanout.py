@@ -33,8 +33,11 @@ class Waiter:
     async def next(self, timeout: float) -> int | None:
         """The next version, or None after `timeout` of quiet; ChannelLost if the channel
         failed meanwhile."""
+        # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancellation that
+        # comes as the wait ends, and a closed stream would then wait on.
         try:
-            await asyncio.wait_for(self._arrived.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._arrived.wait()
         except TimeoutError:
             return None
         if self._lost:

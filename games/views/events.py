@@ -91,8 +91,11 @@ async def serve(scope, receive, send, game_id: int) -> None:
     try:
         await asyncio.wait({writer, watcher}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for task in (writer, watcher):
-            task.cancel()
+        # Until both have ended: a cancellation can be lost in a library's wait.
+        while not (writer.done() and watcher.done()):
+            writer.cancel()
+            watcher.cancel()
+            await asyncio.wait({writer, watcher}, timeout=1)
         await asyncio.gather(writer, watcher, return_exceptions=True)
 
 

@@ -79,7 +79,12 @@ class Stream:
 
     async def close(self) -> None:
         self.hung_up.set()
-        await asyncio.wait_for(self.task, 5)
+        try:
+            await asyncio.wait_for(asyncio.shield(self.task), 5)
+        except TimeoutError:
+            for task in asyncio.all_tasks():
+                task.print_stack()
+            raise
 
 
 def session_of(client, user) -> str:
