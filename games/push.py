@@ -240,6 +240,8 @@ class _RedisHub:
         with failing_cache_is_no_cache(log, "push: closing failed", level=logging.DEBUG):
             await self.pubsub.aclose()
             await self.client.aclose()
+            # A pool given to the client is not the client's to close.
+            await self.client.connection_pool.disconnect()
 
 
 def subscribed_channels() -> int:
