@@ -17,7 +17,8 @@ from tests.games.leak_probe import (
 )
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"')
+# The CSRF token, and the push stream's pass (signed at each render: games/push_token.py).
+TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": |data-events=)"[^"]*"')
 
 
 def without_tokens(page: str) -> str:
