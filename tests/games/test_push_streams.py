@@ -279,3 +279,33 @@ def test_a_player_with_the_stream_open_gets_no_turn_email(
 
 def test_the_cache_key_of_a_version_is_the_one_versions_writes():
     assert push.versions_key(5) == versions._version_key(5)
+
+
+def test_a_turn_emails_pass_opens_the_stream_of_its_game(channel, alice, bob):
+    """accounts/scoped.py: a browser that followed the email's link, logged in to nothing,
+    gets a page whose stream opens, for that game only."""
+    from urllib.parse import urlsplit
+
+    from django.test import Client
+
+    from games.emails import game_link
+
+    game = start_game(alice, bob)
+    mover = current_user(game)
+    browser = Client()
+    link = urlsplit(game_link(mover, game))
+    browser.get(f"{link.path}?{link.query}" if link.query else link.path, follow=True)
+    assert browser.session.get("_auth_user_id") is None
+    page = browser.get(f"/games/{game.pk}/").content.decode()
+    url = re.search(r'data-events="([^"]+)"', page).group(1).replace("&amp;", "&")
+    token = re.search(r"[?&]t=([^&]+)", url).group(1)
+    key = browser.cookies[django_settings.SESSION_COOKIE_NAME].value
+
+    async def status_of(game_id):
+        stream = Stream(game_id, token, key)
+        status = await stream.status()
+        await stream.close()
+        return status
+
+    assert asyncio.run(status_of(game.pk)) == 200
+    assert asyncio.run(status_of(game.pk + 1)) == 403
