@@ -17,6 +17,7 @@ from django.db import connection, transaction
 
 from games import push, push_local
 from games.services import versions
+from tests import event_loop
 from tests.games.conftest import start_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +47,7 @@ def test_a_published_version_reaches_every_stream_of_its_game_and_no_other(local
             assert await second.next(1) == 7
             assert await other.next(0.2) is None
 
-    asyncio.run(scenario())
+    event_loop.run(scenario())
 
 
 def test_a_version_sent_by_another_process_reaches_the_stream(local_push, settings):
@@ -64,7 +65,7 @@ def test_a_version_sent_by_another_process_reaches_the_stream(local_push, settin
             )
             assert await subscription.next(2) == 12
 
-    asyncio.run(scenario())
+    event_loop.run(scenario())
 
 
 def test_a_subscription_entered_misses_nothing_sent_after(local_push):
@@ -77,7 +78,7 @@ def test_a_subscription_entered_misses_nothing_sent_after(local_push):
                 push.announce(4, version)  # at once: no pause after entering
                 assert await subscription.next(1) == version
 
-    asyncio.run(scenario())
+    event_loop.run(scenario())
 
 
 def test_changes_faster_than_the_stream_reads_them_leave_the_latest(local_push):
@@ -89,7 +90,7 @@ def test_changes_faster_than_the_stream_reads_them_leave_the_latest(local_push):
             assert await subscription.next(1) == 3
             assert await subscription.next(0.1) is None
 
-    asyncio.run(scenario())
+    event_loop.run(scenario())
 
 
 def test_the_socket_is_bound_while_a_stream_is_open_and_removed_after(local_push):
@@ -99,7 +100,7 @@ def test_the_socket_is_bound_while_a_stream_is_open_and_removed_after(local_push
             assert local_push.is_socket()
         assert not local_push.exists()
 
-    asyncio.run(scenario())
+    event_loop.run(scenario())
 
 
 def test_a_socket_left_by_a_push_process_that_died_is_taken_over(local_push):
@@ -112,7 +113,7 @@ def test_a_socket_left_by_a_push_process_that_died_is_taken_over(local_push):
             push.announce(7, 70)
             assert await subscription.next(1) == 70
 
-    asyncio.run(scenario())
+    event_loop.run(scenario())
 
 
 def test_publishing_without_a_push_process_neither_raises_nor_waits(local_push):
@@ -144,7 +145,7 @@ def test_a_move_commits_with_no_push_process_and_reaches_an_open_stream(local_pu
             await asyncio.to_thread(bump_and_commit, game)
             return await subscription.next(2)
 
-    assert asyncio.run(scenario()) == version + 1
+    assert event_loop.run(scenario()) == version + 1
 
 
 def bump_and_commit(game):
@@ -170,5 +171,5 @@ def test_a_socket_that_cannot_be_bound_leaves_the_page_to_its_poll(settings, cap
         async with push.subscribe(8) as subscription:
             return await subscription.next(0.1)
 
-    assert asyncio.run(scenario()) is None  # a heartbeat, not an error
+    assert event_loop.run(scenario()) is None  # a heartbeat, not an error
     assert "cannot listen on" in caplog.text

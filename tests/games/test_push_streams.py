@@ -23,6 +23,7 @@ from games.models import Seat
 from games.services import versions
 from games.views import events
 from outbox.models import Outbox
+from tests import event_loop
 from tests.games.conftest import current_user, start_game
 from tests.mail import run_due
 
@@ -114,7 +115,7 @@ def test_a_valid_token_opens_a_stream_of_version_numbers_only(channel, client, a
         await stream.close()
         return first
 
-    first = asyncio.run(scenario())
+    first = event_loop.run(scenario())
     assert first == ("unknown" if channel == "local" else str(game.version))
     # Nothing of the table travels: a number, or "unknown" (no card, no name, no JSON).
     assert re.fullmatch(r"\d+|unknown", first)
@@ -152,16 +153,16 @@ def test_the_stream_is_refused_without_a_valid_token_for_this_game_and_session(
         return status
 
     for why, args in refused.items():
-        assert asyncio.run(status_of(*args)) == 403, why
-    assert asyncio.run(status_of(game.pk, alices, alice_key)) == 200
+        assert event_loop.run(status_of(*args)) == 403, why
+    assert event_loop.run(status_of(game.pk, alices, alice_key)) == 200
 
     # Logged out: the session is deleted, and the browser's cookie with it.
     client.logout()
     after = client.cookies.get(django_settings.SESSION_COOKIE_NAME)
-    assert asyncio.run(status_of(game.pk, alices, after.value if after else None)) == 403
+    assert event_loop.run(status_of(game.pk, alices, after.value if after else None)) == 403
 
     monkeypatch.setattr(push_token, "MAX_AGE", -1)  # every token has expired
-    assert asyncio.run(status_of(game.pk, alices, alice_key)) == 403
+    assert event_loop.run(status_of(game.pk, alices, alice_key)) == 403
 
 
 def test_the_page_carries_a_token_for_its_game_viewer_and_session(client, alice, bob):
@@ -207,7 +208,7 @@ def test_open_streams_hold_no_thread_and_make_no_query_of_their_own(
             await stream.close()
         return threads_before, threads_open
 
-    threads_before, threads_open = asyncio.run(scenario())
+    threads_before, threads_open = event_loop.run(scenario())
     # 40 streams: at most the one thread that writes presence for all of them.
     assert threads_open <= threads_before + 1
     # The only queries: presence, one UPDATE for every open stream's seat at once.
@@ -234,7 +235,7 @@ def test_closed_streams_leave_nothing_subscribed(channel, client, alice, bob, ca
         assert push_presence.seats_present() == 0
         await asyncio.sleep(0.2)  # the connection closes after the last stream
 
-    asyncio.run(scenario())
+    event_loop.run(scenario())
     if channel == "redis":
         counts = redis.Redis.from_url(django_settings.REDIS_URL).pubsub_numsub(
             push.channel(game.pk), push.channel(other.pk)
@@ -263,18 +264,15 @@ def test_a_player_with_the_stream_open_gets_no_turn_email(
     async def hang_up(stream):
         await stream.close()
 
-    loop = asyncio.new_event_loop()
-    try:
-        stream = loop.run_until_complete(scenario())
+    with event_loop.LoopInThread() as loop:
+        stream = loop.run(scenario())
         seat = Seat.objects.get(game=game, user=mover)
         assert seat.last_seen_at is not None
         assert timezone.now() - seat.last_seen_at < timezone.timedelta(seconds=5)
         Outbox.objects.filter(kind="your_turn").update(due_at=timezone.now())
         assert run_due("your_turn") == 0  # held back: the page is open
         assert mailoutbox == []
-        loop.run_until_complete(hang_up(stream))
-    finally:
-        loop.close()
+        loop.run(hang_up(stream))
 
 
 def test_the_cache_key_of_a_version_is_the_one_versions_writes():
@@ -307,5 +305,5 @@ def test_a_turn_emails_pass_opens_the_stream_of_its_game(channel, alice, bob):
         await stream.close()
         return status
 
-    assert asyncio.run(status_of(game.pk)) == 200
-    assert asyncio.run(status_of(game.pk + 1)) == 403
+    assert event_loop.run(status_of(game.pk)) == 200
+    assert event_loop.run(status_of(game.pk + 1)) == 403

@@ -443,5 +443,5 @@ def test_the_history_numbers_moves_by_turn_and_leaves_a_rearrangement_unnumbered
     section = page[page.index('id="history-heading"') :]
     items = re.findall(r"<li([^>]*)>", section[: section.index("</ol>")])
     # Newest first: the play, numbered as turn 1; the rearrangement before it, no number.
-    assert len(items) == 2 and items[0].startswith(' value="1"')  # (a misplay is marked too)
+    assert len(items) == 2 and items[0].endswith(' value="1"')  # (a misplay is marked first)
     assert items[1] == ' class="free-action"'
