@@ -136,7 +136,8 @@ def test_a_misplay_shows_as_an_event_on_the_next_turn(client, game):
     play.submit_action(game.pk, user_at(game, 1), {"type": "play", "card_id": 6}, 1)  # red 3
     page = page_of(client, game, 0)
     assert re.search(r'<div class="fuse-burned"><dt>Fuses</dt><dd>2 of 3 left <strong', page)
-    assert re.search(r'<li class="misplay" value="2"><strong class="badge burned">a fuse burned', page)
+    burned = r'<li class="misplay" value="2"><strong class="badge burned">a fuse burned'
+    assert re.search(burned, page)
     play.submit_action(game.pk, user_at(game, 0), {"type": "discard", "card_id": 0}, 2)
     assert "a fuse burned" not in page_of(client, game, 0)
 
