@@ -11,6 +11,10 @@
 // and then (event "token"), and so does a table fetched by the poll (the X-Events header):
 // the next stream opens with the latest. Where the server has no push (the URL reaches WSGI,
 // not an ASGI process, or PUSH_ENABLED is off) the stream answers 204: the page polls.
+//
+// A version announced while a poll is on its way is not lost: htmx queues the second poll on
+// the table, but drops it when the first one's answer replaces the table. So each new table
+// is compared with the latest version announced, and one behind asks again.
 (function () {
   "use strict";
 
@@ -20,6 +24,12 @@
   var source = null;
   var retryIn = FIRST_RETRY;
   var retryTimer = null;
+  var announced = 0; // the latest version the stream announced
+
+  function tableVersion(poller) {
+    var url = new URL(poller.getAttribute("hx-get") || "", window.location.href);
+    return parseInt(url.searchParams.get("v"), 10) || 0;
+  }
 
   function setState(open) {
     document.documentElement.setAttribute("data-push", open ? "open" : "down");
@@ -67,6 +77,7 @@
     };
     stream.onmessage = function (event) {
       if (/^\d+$/.test(event.data)) {
+        announced = Math.max(announced, parseInt(event.data, 10));
         setParam("v", event.data); // the next stream need not announce it again
       }
       pollNow();
@@ -97,6 +108,12 @@
       } else {
         retryIn = FIRST_RETRY;
         open();
+      }
+    });
+    document.addEventListener("htmx:load", function (event) {
+      var poller = event.detail.elt;
+      if (poller.hasAttribute && poller.hasAttribute("data-poll") && tableVersion(poller) < announced) {
+        poller.dispatchEvent(new Event("poll-now"));
       }
     });
     document.addEventListener("htmx:afterRequest", function (event) {
