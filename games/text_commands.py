@@ -17,33 +17,238 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 
 from games.engine import SUIT_LETTERS, SUITS
 
 MULTICOLOUR = SUITS[5]
-# Words people write for a colour, beyond its name and its letter.
-COLOUR_WORDS = {"multicolor": MULTICOLOUR, "rainbow": MULTICOLOUR, "multi": MULTICOLOUR}
-RANK_WORDS = {
-    word: rank
-    for rank, words in enumerate(
-        [
-            ("one", "ones"),
-            ("two", "twos"),
-            ("three", "threes"),
-            ("four", "fours"),
-            ("five", "fives"),
-        ],
-        start=1,
-    )
-    for word in words
-}
-VERBS = {"play": "play", "discard": "discard", "clue": "clue", "hint": "clue", "tell": "clue"}
-HELP_WORDS = {"help", "commands"}  # and a line of "?" alone
+LANGUAGES = ("en", "de", "fr")
+LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French"}
 # Around a word, not inside it: "#3", "3.", "Bob:", "“red”" read as 3, Bob, red.
 PUNCTUATION = string.punctuation + "“”‘’«»…–—"
 CHAT = re.compile(r"^\s*chat\s*:", re.IGNORECASE)
-SEAT = re.compile(r"^(?:seat|player|p)?\s*(\d+)$")
+
+
+def _key(word: str) -> str:
+    """A word as the vocabularies are looked up: in lower case, without accents ("Défausse"
+    and "defausse" are one word; "weiß" is "weiss", "grün" is "grun")."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def _keyed(words: dict) -> dict:
+    return {_key(word): meaning for word, meaning in words.items()}
+
+
+def _ranks(*spellings: tuple[str, ...]) -> dict[str, int]:
+    return {word: rank for rank, words in enumerate(spellings, start=1) for word in words}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """One language's words for the commands. Every language's words are read whatever the
+    reader's language; where two languages give one word different meanings (a colour
+    letter: "b" is blue in English and German, blanc in French), the reader's wins."""
+
+    play: str  # the words the examples are written with
+    discard: str
+    clue: str
+    now: str  # "play 3 now": the slot as the hand is now (after a rearrangement)
+    colour_names: dict[str, str]  # suit -> its name in this language, for the examples
+    verbs: dict[str, str]  # word -> "play", "discard" or "clue"
+    # Verbs with a particle: "wirf 1 ab". word -> (verb, particles, whether one is needed).
+    separable: dict[str, tuple[str, frozenset[str], bool]] = field(default_factory=dict)
+    help: frozenset[str] = frozenset()
+    colours: dict[str, str] = field(default_factory=dict)  # names, forms and letters -> suit
+    ranks: dict[str, int] = field(default_factory=dict)
+    fillers: frozenset[str] = frozenset()  # before a slot number: "play the card 3"
+    seats: tuple[str, ...] = ()  # before a seat number: "clue seat 3 red"
+
+    def __post_init__(self) -> None:
+        for name in ("verbs", "separable", "colours", "ranks"):
+            object.__setattr__(self, name, _keyed(getattr(self, name)))
+        for name in ("help", "fillers"):
+            object.__setattr__(self, name, frozenset(map(_key, getattr(self, name))))
+
+
+ENGLISH = Vocabulary(
+    play="play",
+    discard="discard",
+    clue="clue",
+    now="now",
+    colour_names={suit: suit for suit in SUITS},
+    verbs={"play": "play", "discard": "discard", "clue": "clue", "hint": "clue", "tell": "clue"},
+    help=frozenset({"help", "commands"}),  # and a line of "?" alone, in every language
+    colours={
+        **{suit: suit for suit in SUITS},
+        **{letter.lower(): suit for letter, suit in zip(SUIT_LETTERS, SUITS, strict=True)},
+        "multicolor": MULTICOLOUR,
+        "rainbow": MULTICOLOUR,
+        "multi": MULTICOLOUR,
+    },
+    ranks=_ranks(
+        ("one", "ones"), ("two", "twos"), ("three", "threes"), ("four", "fours"), ("five", "fives")
+    ),
+    fillers=frozenset({"slot", "card", "the"}),
+    seats=("seat", "player", "p"),
+)
+# The German edition: "Farbrausch" is its multicolour variant, whose sixth colour is "bunt".
+# Its letters are the names' first letters, two where two names share one (gelb, grün;
+# blau, bunt): "g" alone is gelb, "b" alone blau.
+GERMAN = Vocabulary(
+    play="spiele",
+    discard="abwerfen",
+    clue="hinweis",
+    now="jetzt",
+    colour_names={
+        "red": "rot",
+        "yellow": "gelb",
+        "green": "grün",
+        "blue": "blau",
+        "white": "weiß",
+        MULTICOLOUR: "bunt",
+    },
+    verbs={
+        "spiele": "play",
+        "spiel": "play",
+        "spielen": "play",
+        "ausspielen": "play",
+        "abwerfen": "discard",
+        "ablegen": "discard",
+        "hinweis": "clue",
+        "tipp": "clue",
+    },
+    separable={
+        "spiele": ("play", frozenset({"aus"}), False),
+        "spiel": ("play", frozenset({"aus"}), False),
+        "wirf": ("discard", frozenset({"ab", "weg"}), True),
+        "werfe": ("discard", frozenset({"ab", "weg"}), True),
+        "werf": ("discard", frozenset({"ab", "weg"}), True),
+        "lege": ("discard", frozenset({"ab"}), True),
+        "leg": ("discard", frozenset({"ab"}), True),
+    },
+    help=frozenset({"hilfe", "befehle"}),
+    colours={
+        **{form: "red" for form in ("rot", "rote", "roten")},
+        **{form: "yellow" for form in ("gelb", "gelbe", "gelben")},
+        **{form: "green" for form in ("grün", "grüne", "grünen", "gruen", "gruene", "gruenen")},
+        **{form: "blue" for form in ("blau", "blaue", "blauen")},
+        **{form: "white" for form in ("weiß", "weiße", "weißen", "weiss", "weisse", "weissen")},
+        **{
+            form: MULTICOLOUR
+            for form in ("bunt", "bunte", "bunten", "mehrfarbig", "mehrfarbige", "farbrausch")
+        },
+        "regenbogen": MULTICOLOUR,
+        "r": "red",
+        "g": "yellow",
+        "ge": "yellow",
+        "gr": "green",
+        "b": "blue",
+        "bl": "blue",
+        "w": "white",
+        "m": MULTICOLOUR,
+        "bu": MULTICOLOUR,
+    },
+    ranks=_ranks(
+        ("eins", "einsen", "einser"),
+        ("zwei", "zweien", "zweier"),
+        ("drei", "dreien", "dreier"),
+        ("vier", "vieren", "vierer"),
+        ("fünf", "fünfen", "fünfer", "fuenf", "fuenfen", "fuenfer"),
+    ),
+    fillers=frozenset({"karte", "die", "platz"}),
+    seats=("platz", "spieler", "spielerin", "sitz"),
+)
+# The French edition: "b" alone is blanc (white), as its players write it; bleu is "bl".
+FRENCH = Vocabulary(
+    play="joue",
+    discard="défausse",
+    clue="indice",
+    now="maintenant",
+    colour_names={
+        "red": "rouge",
+        "yellow": "jaune",
+        "green": "vert",
+        "blue": "bleu",
+        "white": "blanc",
+        MULTICOLOUR: "multicolore",
+    },
+    verbs={
+        "joue": "play",
+        "jouer": "play",
+        "jouez": "play",
+        "défausse": "discard",
+        "défausser": "discard",
+        "défaussez": "discard",
+        "indice": "clue",
+    },
+    help=frozenset({"aide", "commandes"}),
+    colours={
+        "rouge": "red",
+        "jaune": "yellow",
+        "vert": "green",
+        "verte": "green",
+        "bleu": "blue",
+        "bleue": "blue",
+        "blanc": "white",
+        "blanche": "white",
+        "multicolore": MULTICOLOUR,
+        "arc-en-ciel": MULTICOLOUR,
+        "r": "red",
+        "j": "yellow",
+        "v": "green",
+        "b": "white",
+        "bc": "white",
+        "bl": "blue",
+        "m": MULTICOLOUR,
+    },
+    ranks=_ranks(("un", "une"), ("deux",), ("trois",), ("quatre",), ("cinq",)),
+    fillers=frozenset({"la", "le", "carte", "case", "position"}),
+    seats=("place", "joueur", "joueuse", "siege"),
+)
+VOCABULARIES = {"en": ENGLISH, "de": GERMAN, "fr": FRENCH}
+# A number with a plural or German ending: "4s", "4er" (a Vierer).
+RANK_NUMBER = re.compile(r"^(\d+)(?:s|er)?$")
+SEAT = re.compile(
+    rf"^(?:{'|'.join(seat for vocabulary in VOCABULARIES.values() for seat in vocabulary.seats)})?"
+    r"\s*(\d+)$"
+)
+# French puts "à" before the player ("indice à Bob rouge"); a bare "a" is a name's start.
+BEFORE_PLAYER = {"à"}
+
+
+def reader_language(language: str | None) -> str:
+    """One of LANGUAGES: "de-AT" is German; an unknown language (or none) is English."""
+    base = (language or "").lower().split("-")[0].split("_")[0]
+    return base if base in VOCABULARIES else "en"
+
+
+def _meanings(kind: str, word: str) -> dict[str, object]:
+    """What ``word`` means in each language that has it: {"en": "blue", "fr": "white"}."""
+    key = _key(word)
+    return {
+        language: table[key]
+        for language, vocabulary in VOCABULARIES.items()
+        if key in (table := getattr(vocabulary, kind))
+    }
+
+
+def _lookup(kind: str, word: str, language: str):
+    """What ``word`` means (None if nothing), in the reader's ``language`` where languages
+    differ. Where they differ and the reader's has no such word, nothing is guessed."""
+    meanings = _meanings(kind, word)
+    if len(set(meanings.values())) <= 1:
+        return next(iter(meanings.values()), None)
+    if language in meanings:
+        return meanings[language]
+    listed = " and ".join(
+        f"{meaning} in {LANGUAGE_NAMES[other]}" for other, meaning in meanings.items()
+    )
+    raise NotUnderstood(f"“{word}” is {listed}: write the {KINDS[kind]}'s name.")
+
+
+KINDS = {"colours": "colour", "ranks": "rank", "verbs": "command", "separable": "command"}
 
 
 @dataclass(frozen=True)
@@ -71,8 +276,13 @@ class Impossible(NotUnderstood):
 # -- reading a reply -------------------------------------------------------------------------
 
 
-def read_reply(text: str, view: dict) -> Reply:
-    """The command (first non-empty line) and the chat ("chat:" to the end) of a reply."""
+def read_reply(text: str, view: dict, language: str | None = "en") -> Reply:
+    """The command (first non-empty line) and the chat ("chat:" to the end) of a reply.
+
+    The commands of every language in LANGUAGES are read; ``language`` is the reader's (the
+    seat's player's), in which a word that means different things in different languages is
+    taken ("b" is blue in English and German, white in French)."""
+    language = reader_language(language)
     lines = (text or "").splitlines()
     chat = ""
     for index, line in enumerate(lines):
@@ -93,22 +303,49 @@ def read_reply(text: str, view: dict) -> Reply:
     # Only the first line counts: what follows is often a signature the parser missed.
     line = commands[0]
     words = _words(line)
-    if (words and words[0] in HELP_WORDS) or set(line) <= {"?", " "}:
+    if (words and _is_help(words[0])) or set(line) <= {"?", " "}:
         return Reply(action=None, summary="", wants_help=True, chat=chat)
-    verb = VERBS.get(words[0]) if words else None
-    if verb is None:
-        raise NotUnderstood(f"{_quoted(line)} is not a command. Reply “help” for the commands.")
+    verb, args = _verb(words, line, language)
     if verb == "clue":
-        action, summary = _clue(words[1:], line, view)
+        action, summary = _clue(args, line, view, language)
     else:
-        action, summary = _card(verb, words[1:], line, view)
+        action, summary = _card(verb, words[0], args, line, view, language)
     return Reply(action=action, summary=summary, wants_help=False, chat=chat)
 
 
 def _words(text: str) -> list[str]:
     """Lower-case words with the punctuation around each taken off; empty ones dropped."""
+    text = unicodedata.normalize("NFC", text)
     words = (word.strip(PUNCTUATION) for word in text.casefold().split())
     return [word for word in words if word]
+
+
+def _is_help(word: str) -> bool:
+    return any(_key(word) in vocabulary.help for vocabulary in VOCABULARIES.values())
+
+
+def _verb(words: list[str], line: str, language: str) -> tuple[str, list[str]]:
+    """The verb of the command ("play", "discard", "clue") and the words after it, without
+    the particle of a German separable verb ("wirf 1 ab")."""
+    if not words:
+        raise NotUnderstood(f"{_quoted(line)} is not a command. Reply “help” for the commands.")
+    first, args = words[0], words[1:]
+    verb = _lookup("verbs", first, language)
+    separable = _lookup("separable", first, language)
+    if separable is not None:
+        verb, particles, needed = separable
+        found = [index for index, word in enumerate(args) if word in particles]
+        if found:
+            args = args[: found[-1]] + args[found[-1] + 1 :]
+        elif needed:
+            particle = sorted(particles)[0]
+            raise NotUnderstood(
+                f"{_quoted(line)} is not a command: write “{first}”, a slot number and "
+                f"“{particle}”, as in “{first} 1 {particle}”."
+            )
+    if verb is None:
+        raise NotUnderstood(f"{_quoted(line)} is not a command. Reply “help” for the commands.")
+    return verb, args
 
 
 def _quoted(line: str) -> str:
@@ -119,21 +356,46 @@ def _own_cards(view: dict) -> list[dict]:
     return view["hands"][view["viewer"]]["cards"]
 
 
-def _card(verb: str, args: list[str], line: str, view: dict) -> tuple[dict, str]:
-    """play/discard: a slot as the email shows it (1 = newest, on the left).
+def _is_now(word: str) -> bool:
+    return any(_key(word) == _key(vocabulary.now) for vocabulary in VOCABULARIES.values())
+
+
+def _is_filler(word: str) -> bool:
+    return any(_key(word) in vocabulary.fillers for vocabulary in VOCABULARIES.values())
+
+
+def _card_command(written: str, slot: int | str, language: str, *, now: bool = False) -> str:
+    """A play or discard as the player wrote its verb ("wirf"), with this slot: "wirf 2 ab",
+    "joue 2 maintenant". The word for "now" is in the verb's language (else the reader's)."""
+    meanings = _meanings("verbs", written) or _meanings("separable", written)
+    own = language if language in meanings else next(iter(meanings), language)
+    words = [written, str(slot)]
+    if now:
+        words.append(VOCABULARIES[own].now)
+    separable = VOCABULARIES[own].separable.get(_key(written))
+    if separable is not None and separable[2]:
+        words.append(sorted(separable[1])[0])
+    return " ".join(words)
+
+
+def _card(
+    verb: str, written: str, args: list[str], line: str, view: dict, language: str
+) -> tuple[dict, str]:
+    """play/discard: a slot as the email shows it (1 = newest, on the left). ``written`` is
+    the verb as the player wrote it, for the refusals.
 
     With the option of rearranging hands, the slots of a hand rearranged during this turn are
-    not the slots an email of this turn may show: such a command is refused, unless it ends
-    in "now" ("play 3 now": slot 3 as the hand is now)."""
-    if args[:1] in (["slot"], ["card"]):
+    not the slots an email of this turn may show: such a command is refused, unless it says
+    "now" ("play 3 now": slot 3 as the hand is now)."""
+    now = any(_is_now(word) for word in args)
+    args = [word for word in args if not _is_now(word)]
+    while args and _is_filler(args[0]):
         args = args[1:]
-    now = args[-1:] == ["now"]
-    if now:
-        args = args[:-1]
     cards = _own_cards(view)
     if len(args) != 1 or not args[0].isdigit():
         raise NotUnderstood(
-            f"{_quoted(line)} is not a command: write “{verb}” and a slot number, as in “{verb} 1”."
+            f"{_quoted(line)} is not a command: write “{written}” and a slot number, as in "
+            f"“{_card_command(written, 1, language)}”."
         )
     slot = int(args[0])
     if not cards:
@@ -148,7 +410,7 @@ def _card(verb: str, args: list[str], line: str, view: dict) -> tuple[dict, str]
         raise Impossible(
             f"Your hand was rearranged during this turn, so slot {slot} may not hold the card "
             f"you saw there. Your hand as it is now is below: to {verb} the card that is in "
-            f"slot {slot} now, reply “{verb} {slot} now”."
+            f"slot {slot} now, reply “{_card_command(written, slot, language, now=True)}”."
         )
     card_id = next(card["id"] for card in cards if card["slot"] == slot)
     return {"type": verb, "card_id": card_id}, f"{verb} slot {slot}"
@@ -164,15 +426,17 @@ def _rearranged_this_turn(view: dict) -> bool:
     )
 
 
-def _clue(args: list[str], line: str, view: dict) -> tuple[dict, str]:
+def _clue(args: list[str], line: str, view: dict, language: str) -> tuple[dict, str]:
     """clue <player> <value>: the value is the last word, the player everything before it."""
+    if args[:1] and args[0] in BEFORE_PLAYER:
+        args = args[1:]
     if len(args) < 2:
         raise NotUnderstood(
             f"{_quoted(line)} is not a command: a clue names a player, then a colour or a "
-            f"rank, as in “clue {_example_target(view)} 1”."
+            f"rank, as in “{_words(line)[0]} {_example_target(view)} 1”."
         )
     target = _player(" ".join(args[:-1]), view)
-    value = _value(args[-1], view)
+    value = _value(args[-1], view, language)
     action = {"type": "clue", "target": target, **value}
     shown = value.get("colour") or f"{value.get('rank')}s"
     return action, f"clue {_name(view, target)}: {shown}"
@@ -210,7 +474,7 @@ def _player(text: str, view: dict) -> int:
     exact = pick([seat for seat, name in names.items() if name == text])
     if exact is not None:
         return exact
-    number = SEAT.match(text)
+    number = SEAT.match(_key(text))
     if number:
         seat = int(number.group(1)) - 1
         if not 0 <= seat < view["players"]:
@@ -234,16 +498,18 @@ def _colours_text(view: dict) -> str:
     )
 
 
-def _value(word: str, view: dict) -> dict:
-    """{"colour": ...} or {"rank": ...} from a colour name, its letter, a digit or "fours"."""
-    if word.isdigit() or word[:-1].isdigit() and word.endswith("s"):
-        rank = int(word.rstrip("s"))
+def _value(word: str, view: dict, language: str) -> dict:
+    """{"colour": ...} or {"rank": ...} from a colour's name or letter, a digit, "4s",
+    "4er" or a rank's name, in any language (the reader's where they differ)."""
+    number = RANK_NUMBER.match(word)
+    rank = int(number.group(1)) if number else _lookup("ranks", word, language)
+    if rank is not None:
         if not 1 <= rank <= 5:
             raise Impossible(f"There is no rank {rank}: the ranks are 1 to 5.")
         return {"rank": rank}
-    if word in RANK_WORDS:
-        return {"rank": RANK_WORDS[word]}
-    colour = _colour(word) or _colour(word.removesuffix("s"))
+    colour = _lookup("colours", word, language)
+    if colour is None and word.endswith("s"):
+        colour = _lookup("colours", word.removesuffix("s"), language)
     if colour is None:
         raise NotUnderstood(
             f"“{word}” is not a colour or a rank: the clue colours are {_colours_text(view)}; "
@@ -257,34 +523,30 @@ def _value(word: str, view: dict) -> dict:
     return {"colour": colour}
 
 
-def _colour(word: str) -> str | None:
-    if word in SUITS:
-        return word
-    if word.upper() in SUIT_LETTERS and len(word) == 1:
-        return SUITS[SUIT_LETTERS.index(word.upper())]
-    return COLOUR_WORDS.get(word)
-
-
 # -- examples and help ---------------------------------------------------------------------
 
 
-def example_commands(view: dict, count: int = 3) -> list[str]:
+def example_commands(view: dict, count: int = 3, language: str | None = "en") -> list[str]:
     """Up to ``count`` commands that are legal now for the viewer, of as many kinds as there
-    are (a play, a colour clue, a discard, a rank clue, then more of each); [] if it is not
-    the viewer's turn. Each reads back (read_reply) to one of view["legal"]'s actions."""
+    are (a play, a colour clue, a discard, a rank clue, then more of each), in ``language``;
+    [] if it is not the viewer's turn. Each reads back (read_reply, in that language) to one
+    of view["legal"]'s actions."""
     legal = view.get("legal")
     if not view.get("your_turn") or not legal:
         return []
+    language = reader_language(language)
+    words = VOCABULARIES[language]
     slots = {card["id"]: card["slot"] for card in _own_cards(view)}
-    plays = [f"play {slots[cid]}" for cid in sorted(legal["play"], key=slots.get)]
+    plays = [f"{words.play} {slots[cid]}" for cid in sorted(legal["play"], key=slots.get)]
     # The oldest card first: that is the one people usually throw away.
     discards = [
-        f"discard {slots[cid]}" for cid in sorted(legal["discard"], key=slots.get, reverse=True)
+        f"{words.discard} {slots[cid]}"
+        for cid in sorted(legal["discard"], key=slots.get, reverse=True)
     ]
     order = {seat: index for index, seat in enumerate(_others(view))}
     clues = sorted(legal["clues"], key=lambda clue: order.get(clue["target"], len(order)))
-    colour_clues = [_clue_text(clue, view) for clue in clues if "colour" in clue]
-    rank_clues = [_clue_text(clue, view) for clue in clues if "rank" in clue]
+    colour_clues = [_clue_text(clue, view, language) for clue in clues if "colour" in clue]
+    rank_clues = [_clue_text(clue, view, language) for clue in clues if "rank" in clue]
     kinds = [plays, colour_clues, discards, rank_clues]
     examples: list[str] = []
     for index in range(max(map(len, kinds))):
@@ -294,16 +556,17 @@ def example_commands(view: dict, count: int = 3) -> list[str]:
     return examples
 
 
-def _clue_text(clue: dict, view: dict) -> str:
+def _clue_text(clue: dict, view: dict, language: str = "en") -> str:
     """ "clue Bob red" when the name reads back to the same seat, else "clue 2 red"."""
-    value = clue.get("colour") or str(clue.get("rank"))
-    by_name = f"clue {_name(view, clue['target'])} {value}"
+    words = VOCABULARIES[language]
+    value = words.colour_names[clue["colour"]] if "colour" in clue else str(clue.get("rank"))
+    by_name = f"{words.clue} {_name(view, clue['target'])} {value}"
     try:
-        if read_reply(by_name, view).action.get("target") == clue["target"]:
+        if read_reply(by_name, view, language).action.get("target") == clue["target"]:
             return by_name
     except NotUnderstood:
         pass
-    return f"clue {clue['target'] + 1} {value}"
+    return f"{words.clue} {clue['target'] + 1} {value}"
 
 
 def _example_target(view: dict) -> str:
