@@ -2,7 +2,10 @@
 (games/views/events.py) authorises once, when it opens, with no session and no database.
 
 The turn page, which has checked the viewer's seat in the database, signs what it found: the
-game, the user, the seat, and a digest of the browser's session key. The stream accepts the
+game, the user, the seat, and a digest of the browser's session key. The spectator page
+(games/views/spectate.py), once games/spectators.py has admitted the viewer, signs the same
+with no seat (`"s": None`): the stream it opens carries the same version numbers, and marks no
+seat present (games/push_presence.py). The stream accepts the
 token only for that game, within MAX_AGE of its signing, and only from a browser that still
 sends that session's cookie: a log-out deletes the session (and its cookie), so a token
 copied from a page, or kept after a log-out, opens nothing. (A stolen cookie with its token
@@ -27,7 +30,8 @@ def session_digest(session_key: str) -> str:
     return hashlib.sha256(f"{SALT}:{session_key}".encode()).hexdigest()[:32]
 
 
-def mint(game_id: int, user_id: int, seat_id: int, session_key: str) -> str:
+def mint(game_id: int, user_id: int, seat_id: int | None, session_key: str) -> str:
+    """A player's pass (their seat), or a spectator's (seat_id None)."""
     claims = {"g": game_id, "u": user_id, "s": seat_id, "k": session_digest(session_key)}
     return signing.dumps(claims, salt=SALT)
 

@@ -8,9 +8,10 @@ PUSH_ENABLED false, it answers 204, which tells the browser's EventSource not to
 the page then keeps to its poll.
 
 It authorises once, with the page's token (games/push_token.py: signed for this game, this
-seat and this browser session) and no database: a token for another game, forged, expired,
-or from another session (logged out) is refused with 403, which also stops EventSource (the
-page polls, and asks again with a fresh token later: static/js/push.js).
+seat, or no seat for a spectator, and this browser session) and no database: a token for
+another game, forged, expired, or from another session (logged out) is refused with 403,
+which also stops EventSource (the page polls, and asks again with a fresh token later:
+static/js/push.js).
 
 Each event carries the game's version number only (or `unknown`, telling the page to check
 with its poll), never anything of the table: the page asks for the table with its poll,
@@ -128,7 +129,9 @@ async def _stream(game_id: int, shown: int, claims: dict) -> AsyncIterator[str]:
     renewed_at = time.monotonic()
     try:
         async with push.subscribe(game_id) as subscription:
-            push_presence.opened(claims["s"])
+            seat = claims.get("s")  # None: a spectator, who holds back no email
+            if seat is not None:
+                push_presence.opened(seat)
             try:
                 # Subscribed first, then the version read: a change in between is not lost.
                 current = await push.cached_version(game_id)
@@ -145,6 +148,7 @@ async def _stream(game_id: int, shown: int, claims: dict) -> AsyncIterator[str]:
                         renewed_at = time.monotonic()
                         yield f"event: token\ndata: {push_token.renewed(claims)}\n\n"
             finally:
-                push_presence.closed(claims["s"])
+                if seat is not None:
+                    push_presence.closed(seat)
     except ChannelLost:
         return  # the page polls, and opens a new stream in a few seconds

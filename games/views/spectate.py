@@ -1,7 +1,9 @@
 """The spectator view: a game being played, watched by someone who does not play it, every
 hand face up (as hanab.live's spectators see it), with the board, the discards, the history
 and the table talk, read-only. Who may watch is games/spectators.py's; the page keeps live
-by asking every few seconds, and an unchanged game answers 204. Nothing here changes what a
+by the push stream, as a player's page does (static/js/push.js: a stream that says only the
+game's new version, after which the page asks for its table), and by asking every 5 s only
+while the stream is down; an unchanged game answers 204. Nothing here changes what a
 player's pages or emails show: watching raises no version and sends nothing."""
 
 from django.contrib.auth.decorators import login_required
@@ -12,7 +14,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from games import spectators
+from games import push_token, spectators
 from games.engine import spectator_view
 from games.errors import GameError, NotAllowed
 from games.models import Game
@@ -42,10 +44,27 @@ def watch(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404("No such game") from None
     if game.is_finished():  # (it ended a moment ago)
         return _to_the_replay(request, game)
-    if request.htmx and request.GET.get("v") == str(game.version):
-        return HttpResponse(status=204)  # nothing new to show
-    template = "games/spectate.html#watch" if request.htmx else "games/spectate.html"
-    return render(request, template, _context(game))
+    events = _events_url(request, game)
+    if request.htmx:
+        if request.GET.get("v") == str(game.version):
+            response = HttpResponse(status=204)  # nothing new to show
+        else:
+            response = render(request, "games/spectate.html#watch", _context(game))
+        if events:
+            response["X-Events"] = events  # a fresh pass for the push stream (push.js)
+        return response
+    return render(request, "games/spectate.html", {**_context(game), "events_url": events})
+
+
+def _events_url(request: HttpRequest, game: Game) -> str:
+    """The push stream's address with a spectator's pass (games/push_token.py: this game,
+    this user, this session, no seat), made only once spectators.admit has let them in; none
+    without a session to tie it to."""
+    session_key = request.session.session_key
+    if not session_key:
+        return ""
+    token = push_token.mint(game.pk, request.user.pk, None, session_key)
+    return f"{reverse('games:events', args=[game.pk])}?v={game.version}&t={token}"
 
 
 def _to_the_replay(request: HttpRequest, game: Game) -> HttpResponse:
