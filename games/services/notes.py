@@ -42,7 +42,8 @@ def write_note(game_id: int, user: User, card_id: int, text: str) -> Seat:
     if not text.isprintable():
         raise GameError("A note holds plain text only.")
     with transaction.atomic():
-        # The seat's row lock: two notes written at once (two tabs) both land, one by one.
+        # The seat's row lock, and the game's (the join): two notes written at once (two
+        # tabs) both land, one by one, and a note waits for a move holding the game.
         seat = (
             Seat.objects.select_for_update()
             .select_related("game")

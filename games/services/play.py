@@ -222,6 +222,7 @@ def reclaim_seat(game_id: int, user: User) -> Seat:
 def set_muted(game_id: int, user: User, muted: bool) -> Seat:
     """Mute (or unmute) the emails of one game for one player."""
     with transaction.atomic():
+        Game.objects.locked(game_id)  # after a move that holds the game, as every change
         seat = Seat.objects.filter(game_id=game_id, user=user).first()
         if seat is None:
             raise NotAllowed("You are not playing in this game.")
