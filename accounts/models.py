@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import models
 from django.db.models.functions import Lower
@@ -53,6 +54,14 @@ class User(AbstractBaseUser, PermissionsMixin):
     suspension_reason = models.CharField(max_length=500, blank=True)
     time_zone = models.CharField(
         max_length=64, default="UTC", help_text="Deadlines are shown in this time zone."
+    )
+    # Issue 29: the language this person reads; their email commands are read in it where
+    # languages differ ("b" is blue in English and German, blanc in French).
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text="The language of the site and its emails for this person.",
     )
 
     objects = UserManager()

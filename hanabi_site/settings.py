@@ -214,6 +214,9 @@ if env.str("REDIS_URL", default=""):
 POLL_FROM_CACHE = env.bool("POLL_FROM_CACHE", default=bool(env.str("REDIS_URL", default="")))
 
 LANGUAGE_CODE = "en"
+# Issue 29: the languages people may choose (accounts' User.language; email commands are
+# read in all three). Each named in its own language, as a language menu shows them.
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -219,7 +219,8 @@ def decide(message: InboundMessage) -> Outcome:
     if not game.is_playing() or game.turn != scope.turn:
         return Outcome(InboundMessage.Status.ANSWERED, Answer.PASSED, passed_text(game, scope.turn))
     try:
-        reply = read_reply(written_text(content), seat_view(game, seat))
+        # Read in every language; a word that differs between them, in the player's.
+        reply = read_reply(written_text(content), seat_view(game, seat), seat.user.language)
     except Impossible as error:
         # Read, but impossible: the player needs the reason, not the list of commands.
         text = f"{error.reason} Nothing was played."
