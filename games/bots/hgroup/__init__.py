@@ -1,8 +1,9 @@
 """A bot that plays by the H-Group conventions (hanabi.github.io), by level (issue 30).
 
 ``choose_action(view, level=1)`` takes the engine's per-seat view (``view_for``), like the
-house bot, and returns an action. Only level 1 exists so far; see README.md in this folder
-for what it includes and what it does not.
+house bot, and returns an action; ``decide(view, level=1)`` returns the same action with its
+reason in words (a ``Decision``), by the same code path. Only level 1 exists so far; see
+README.md in this folder for what it includes and what it does not.
 """
 
 from __future__ import annotations
@@ -10,14 +11,20 @@ from __future__ import annotations
 from games.engine import Action
 
 from . import level1
+from .level1 import Decision
 
 LEVELS = (1,)
 
 
-def choose_action(view: dict, level: int = 1) -> Action:
+def decide(view: dict, level: int = 1) -> Decision:
+    """The move for the seat whose view this is, and why ("Discard chop (slot 5): ...")."""
     if level not in LEVELS:
         raise ValueError(f"H-Group level {level!r} is not implemented (levels: {LEVELS})")
-    return level1.choose(view)
+    return level1.decide(view)
 
 
-__all__ = ["LEVELS", "choose_action"]
+def choose_action(view: dict, level: int = 1) -> Action:
+    return decide(view, level).action
+
+
+__all__ = ["LEVELS", "Decision", "choose_action", "decide"]

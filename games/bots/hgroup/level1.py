@@ -15,8 +15,10 @@ is left."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from games.engine import Action, Clue, Discard, Play
-from games.engine.cards import SUIT_LETTERS
+from games.engine.cards import SUIT_LETTERS, identity_name
 
 from .notes import Notes, Reading, rank_of
 
@@ -37,6 +39,15 @@ MISPLAY = -2.0
 EXPOSED_CHOP_COST = 0.8
 # A chop just exposed by a clue, this likely to be a last copy, is not discarded at once.
 UNSEEN_CHOP_CHANCE = 0.3
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The bot's move and why, in words ("Play slot 2: it was clued red as a play clue on
+    turn 5"), from the same view and the same code path as the move alone."""
+
+    action: Action
+    reason: str
 
 
 class Turn:
@@ -113,44 +124,59 @@ class Turn:
     # -- the turn ----------------------------------------------------------------------------
 
     def choose(self) -> Action:
+        return self.decide().action
+
+    def decide(self) -> Decision:
         clues = self.legal["clues"]
         evaluated = self.evaluate_clues() if clues else []
         save = self.urgent_save(evaluated)
         if save is not None:
-            return save
+            nxt = self.name((self.me + 1) % self.players)
+            return self.clue_decision(save, f"{nxt} has nothing else to do but discard it")
         play = self.best_play()
         if play is not None:
-            return play
+            return Decision(play, self.play_reason(play.card_id))
         best = max(evaluated, key=lambda e: e[0], default=None)
         if best is not None and best[0] > 0:
             value = best[0]
             early = not self.notes.discarded_any
-            if (
-                value >= PLAY_CLUE_VALUE
-                or early
-                or self.tokens >= MANY_TOKENS
-                or not self.legal["discard"]
-                or self.chop_is_precious()
-            ):
-                return best[1]
+            if value >= PLAY_CLUE_VALUE:
+                return self.clue_decision(best[1], "")
+            if early:
+                return self.clue_decision(
+                    best[1], "in the Early Game a clue comes before any discard"
+                )
+            if self.tokens >= MANY_TOKENS:
+                return self.clue_decision(best[1], f"{self.tokens} clue tokens to spare")
+            if not self.legal["discard"]:
+                return self.clue_decision(best[1], "no discard allowed at 8 clue tokens")
+            if self.chop_is_precious():
+                return self.clue_decision(best[1], "its own chop may be a 5 or a last copy")
         locked = self.notes.chop(self.me) is None
         if locked and clues and not any(self.known_trash(c) for c in self.own):
             # A locked hand discards a clued card, maybe a last copy: any clue that makes
             # nobody misplay is better (one that misleads nobody first).
             harmless = [e for e in evaluated if e[0] > MISPLAY]
             if harmless:
-                return max(harmless, key=lambda e: (e[0], -e[2]))[1]
+                chosen = max(harmless, key=lambda e: (e[0], -e[2]))[1]
+                why = "its hand is locked (every card clued): a clue rather than discard one"
+                return self.clue_decision(chosen, why)
         if clues and self.tokens >= 2 and self.chop_unseen_danger():
             # A clue has just moved its chop onto a card nobody has yet had a turn to save,
             # likely enough a last copy: a clue gives the others that turn.
             safe = [e for e in evaluated if e[0] >= 0]
             if safe:
-                return max(safe, key=lambda e: (e[0], -e[2]))[1]
+                chosen = max(safe, key=lambda e: (e[0], -e[2]))[1]
+                why = "a clue has just moved its chop onto a card that may be a last copy"
+                return self.clue_decision(chosen, why)
         if self.legal["discard"]:
-            return Discard(self.discard_choice())
+            card = self.discard_choice()
+            return Decision(Discard(card), self.discard_reason(card))
         if clues:
-            return self.stall(evaluated)
-        return self.last_resort()
+            chosen = self.stall(evaluated)
+            return self.clue_decision(chosen, "a stall: no discard allowed at 8 clue tokens")
+        action = self.last_resort()
+        return Decision(action, "no clue token and no discard allowed: a last try")
 
     def best_play(self) -> Action | None:
         notes = self.notes
@@ -254,6 +280,113 @@ class Turn:
             return Discard(self.discard_choice())
         play = self.final_round_try()
         return play if play is not None else Play(self.own[0])
+
+    # -- the reasons, in words (from the view alone, like the move) -------------------------
+
+    def name(self, seat: int) -> str:
+        names = self.view.get("names") or []
+        return names[seat] if seat < len(names) and names[seat] else f"seat {seat + 1}"
+
+    def slot(self, seat: int, cid: int) -> int:
+        return self.notes.hands[seat].index(cid) + 1
+
+    def clue_words(self, turn: int) -> str:
+        """What the clue at ``turn`` of the history named: "red" or "2"."""
+        entry = self.view["history"][turn]
+        return str(entry.get("colour") or entry.get("rank"))
+
+    def play_reason(self, cid: int) -> str:
+        notes = self.notes
+        note = notes.notes[cid]
+        head = f"Play slot {self.slot(self.me, cid)}"
+        proven = self.proven(cid)
+        if proven and all(notes.playable(i) for i in _bits(proven)):
+            return f"{head}: the clues prove it plays now ({_names(proven)})"
+        if self.view["deck_size"] == 0 and not self.known_playable(cid):
+            return f"{head}: the deck is empty and it is at least 50% likely to play"
+        live = self.live(cid)
+        known = f" (it can only be {_names(live)})" if live else ""
+        if note.finessed and not note.clued:
+            giver = self.name(note.by) if note.by >= 0 else "a player"
+            return (
+                f"{head}: finessed by {giver}'s clue on turn {note.turn + 1}, a blind play{known}"
+            )
+        if note.clued and note.turn >= 0:
+            given = f"it was clued {self.clue_words(note.turn)}"
+            if note.focus == "play":
+                return f"{head}: {given} as a play clue on turn {note.turn + 1}{known}"
+            if note.focus == "save":
+                return f"{head}: {given} as a save on turn {note.turn + 1}, now playable{known}"
+            return f"{head}: {given} on turn {note.turn + 1}; all it can be plays now{known}"
+        return f"{head}: all it can be plays now{known}"
+
+    def discard_reason(self, cid: int) -> str:
+        head = f"Discard slot {self.slot(self.me, cid)}"
+        if self.known_trash(cid):
+            return f"{head}: known trash (the clues and the board leave nothing it is needed for)"
+        if cid == self.notes.chop(self.me):
+            slot = self.slot(self.me, cid)
+            return f"Discard chop (slot {slot}): nothing to play, and no clue worth a token"
+        return (
+            f"{head}: its hand is locked (every card clued), and this card is the least "
+            "likely to be a last copy"
+        )
+
+    def clue_decision(self, clue: Clue, why: str) -> Decision:
+        """The clue, what the table reads in it, and ``why`` a clue now (if more than its
+        meaning)."""
+        meaning = self.clue_meaning(clue)
+        reason = f"{meaning}; {why}" if why else meaning
+        return Decision(clue, reason)
+
+    def clue_meaning(self, clue: Clue) -> str:
+        notes = self.notes
+        target = clue.target
+        who = self.name(target)
+        value = clue.colour or str(clue.rank)
+        option = next(
+            o
+            for o in self.legal["clues"]
+            if o["target"] == target
+            and o.get("colour") == clue.colour
+            and o.get("rank") == clue.rank
+        )
+        slots = ", ".join(str(self.slot(target, c)) for c in option["touches"])
+        head = f"Clue {who} {value} (slot{'s' if len(option['touches']) > 1 else ''} {slots})"
+        twin = notes.copy()
+        reading = twin.apply_clue(target, option)
+        if reading is None or reading.focus not in notes.ident:
+            return head
+        focus = reading.focus
+        ident = notes.ident[focus]
+        card = f"{who}'s {identity_name(ident)} (slot {self.slot(target, focus)})"
+        chop = notes.chop(target)
+        if reading.kind == "literal":
+            return f"{head}: {who} reads clues for their facts alone; it tells of {card}"
+        if reading.kind == "save" and reading.save >> ident & 1 and not reading.play >> ident & 1:
+            where = " on chop" if focus == chop else ""
+            if rank_of(ident) == 5:
+                return f"Save {who}'s 5 ({identity_name(ident)}){where}: {head}"
+            if notes.critical(ident):
+                return f"Save {who}'s {identity_name(ident)}{where}, the last copy: {head}"
+            if rank_of(ident) == 2:
+                return f"Save {who}'s {identity_name(ident)}{where} (a 2 save): {head}"
+            return f"Save {who}'s {identity_name(ident)}{where}: {head}"
+        if reading.kind in ("play", "save") and reading.play >> ident & 1:
+            links = twin.connect(ident, self.me, target, focus=focus) or []
+            first = []
+            for seat, cid, need, how in links:
+                holder = "its own" if seat == self.me else f"{self.name(seat)}'s"
+                what = identity_name(need)
+                if how == "finesse":
+                    first.append(f"a finesse on {holder} slot {self.slot(seat, cid)} ({what})")
+                elif how == "prompt":
+                    first.append(f"a prompt on {holder} slot {self.slot(seat, cid)} ({what})")
+                else:
+                    first.append(f"{holder} clued {what} first")
+            after = f", after {'; '.join(first)}" if first else ""
+            return f"{head}: a play clue on {card}{after}"
+        return head
 
     # -- saves -------------------------------------------------------------------------------
 
@@ -456,9 +589,17 @@ def _bits(mask: int):
         mask ^= low
 
 
+def _names(mask: int) -> str:
+    return " or ".join(identity_name(i) for i in _bits(mask))
+
+
 def _as_clue(option: dict) -> Clue:
     return Clue(option["target"], colour=option.get("colour"), rank=option.get("rank"))
 
 
 def choose(view: dict) -> Action:
     return Turn(view).choose()
+
+
+def decide(view: dict) -> Decision:
+    return Turn(view).decide()
