@@ -99,7 +99,7 @@ def invite(game_id: int, inviter: User, person: User) -> Invitation:
             raise GameError(f"{person.display_name} already has a seat at this table.")
         if Invitation.objects.filter(game=game, email__iexact=person.email).exists():
             raise GameError(f"{person.display_name} has already been invited to this game.")
-        return lobby.invite_by_email(game_id, inviter, person.email)
+        return lobby.invite_by_email(game_id, inviter, person.email, by_name=True)
 
 
 def invite_by_id(game_id: int, inviter: User, person_id: int) -> User:

@@ -414,6 +414,10 @@ class Invitation(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField()
     invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    # Chosen among the inviter's friends and partners (friends/), who are shown by name; an
+    # address typed by hand is shown as typed, so that it never tells whether it has an
+    # account.
+    by_name = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -179,7 +179,9 @@ def start_game(game_id: int, user: User) -> Game:
     return game
 
 
-def invite_by_email(game_id: int, inviter: User, email: str) -> Invitation:
+def invite_by_email(
+    game_id: int, inviter: User, email: str, *, by_name: bool = False
+) -> Invitation:
     email = User.objects.normalize_email(email).strip()
     with transaction.atomic():
         game = Game.objects.locked(game_id)
@@ -190,7 +192,9 @@ def invite_by_email(game_id: int, inviter: User, email: str) -> Invitation:
         limits.INVITATIONS.check(Invitation.objects.filter(invited_by=inviter))
         try:
             with transaction.atomic():
-                invitation = Invitation.objects.create(game=game, email=email, invited_by=inviter)
+                invitation = Invitation.objects.create(
+                    game=game, email=email, invited_by=inviter, by_name=by_name
+                )
         except IntegrityError:
             raise GameError(f"{email} has already been invited to this game.") from None
         announce.invitation(invitation)

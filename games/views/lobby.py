@@ -135,7 +135,7 @@ def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRes
     seats = list(game.seats.select_related("user").order_by("position"))
     # Invited addresses are for the table's players only: not for a stranger who opens a
     # public game.
-    invited = _pending_invitations(game, seats) if seat is not None else []
+    invited = _pending_invitations(game, seats, request.user) if seat is not None else []
     return render(
         request,
         "games/waiting.html",
@@ -156,17 +156,34 @@ def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRes
     )
 
 
-def _pending_invitations(game: Game, seats: list[Seat]) -> list[str]:
-    """Who was invited by email and has not taken a seat yet: a person with an account by
-    their name (a friend invited by name, friends/, must not show the inviter their
-    address), anyone else by the address typed."""
+def _pending_invitations(game: Game, seats: list[Seat], viewer: User) -> list[str]:
+    """Who was invited and has not taken a seat yet. A friend or partner invited by name
+    (friends/) is shown by name, never by address. An address typed by hand is shown as
+    typed to the one who typed it, never by the name of an account it may belong to (that
+    would tell the inviter who has an account), and to the other players only as someone
+    invited by them."""
     seated = {seat.user.email.lower() for seat in seats if seat.user is not None}
-    emails = game.invitations.order_by("created_at").values_list("email", flat=True)
-    pending = [email for email in emails if email.lower() not in seated]
+    invitations = [
+        invitation
+        for invitation in game.invitations.select_related("invited_by").order_by("created_at")
+        if invitation.email.lower() not in seated
+    ]
     names = dict(
-        User.objects.filter(email__in=pending, is_active=True).values_list("email", "display_name")
+        User.objects.filter(
+            email__in=[invitation.email for invitation in invitations if invitation.by_name],
+            is_active=True,
+        ).values_list("email", "display_name")
     )
-    return [names.get(email, email) for email in pending]
+    shown = []
+    for invitation in invitations:
+        if invitation.by_name:
+            if invitation.email in names:
+                shown.append(names[invitation.email])
+        elif invitation.invited_by_id == viewer.pk:
+            shown.append(invitation.email)
+        else:
+            shown.append(f"Someone invited by {invitation.invited_by.display_name}")
+    return shown
 
 
 @login_required

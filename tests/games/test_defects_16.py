@@ -5,6 +5,7 @@ import re
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.templatetags.static import static
 
+from friends import services as friends
 from games.engine import Clue, Discard, End, GameOptions, action_to_dict
 from games.models import Game
 from games.services import lobby, play
@@ -78,22 +79,45 @@ def test_the_analysis_says_your_table_to_its_players_only(client, alice, bob, ca
 def test_the_waiting_room_lists_pending_invitations_to_its_players(client, alice, bob, carol):
     game = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.PUBLIC)
     lobby.invite_by_email(game.pk, alice, "friend@example.com")
-    lobby.invite_by_email(game.pk, alice, bob.email)
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    # A person with an account by their name: never their address (friends/, issue 26).
-    assert "friend@example.com" in page and "<li>Bob</li>" in page and bob.email not in page
-    # Once the invited person has a seat, the invitation is no longer pending.
+    assert "<li>friend@example.com</li>" in page  # the inviter sees what they typed
     lobby.join_game(game.pk, bob, game.invite_code)
-    page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "friend@example.com" in page and bob.email not in page
+    # Another player is not shown the address someone else typed: only who invited.
     client.force_login(bob)
-    assert "friend@example.com" in client.get(f"/games/{game.pk}/").content.decode()
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "friend@example.com" not in page and "<li>Someone invited by Alice</li>" in page
     # A stranger looking at the public table is not told whom the players invited.
     client.force_login(carol)
     stranger = client.get(f"/games/{game.pk}/")
     assert stranger.status_code == 200
     assert "friend@example.com" not in stranger.content.decode()
+    assert "invited by" not in stranger.content.decode()
+
+
+def test_an_address_typed_for_an_invitation_does_not_say_whether_it_has_an_account(
+    client, alice, bob, carol
+):
+    """Typing an address must not reveal that it belongs to a member, nor their name."""
+    game = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.PUBLIC)
+    lobby.invite_by_email(game.pk, alice, carol.email)
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f"<li>{carol.email}</li>" in page and "Carol" not in page
+    # Once the invited person has a seat, the invitation is no longer pending.
+    lobby.join_game(game.pk, carol, game.invite_code)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert carol.email not in page
+
+
+def test_a_friend_invited_by_name_is_listed_by_name_never_by_address(client, alice, bob):
+    finished = start_game(alice, bob)
+    play_to_the_end(finished)
+    game = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.INVITE)
+    friends.invite_by_id(game.pk, alice, bob.pk)  # a partner of a finished game, by id
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "<li>Bob</li>" in page and bob.email not in page
 
 
 def test_the_favicon_is_served(client, db):
