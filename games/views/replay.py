@@ -5,13 +5,13 @@ and game files of either kind imported to be watched."""
 import re
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from games import hindsight
+from games import hindsight, review
 from games.engine import replay, spectator_view, takes_turn
 from games.errors import GameError
 from games.forms import ImportForm
@@ -103,6 +103,8 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
             "viewer_played": seat is not None,
             **chat_context(game, seat, seats),
             **hindsight.page_context(game, record["names"]),
+            # The H-Group bot's review, on request only (games/review.py).
+            **(review.page_context(game, record) if request.GET.get("review") else {}),
         },
         # The game is over: every player's private notes are shown, under their names.
         notes=notes_by_card(seats, writer_names=True),
@@ -125,6 +127,23 @@ def analysis(request: HttpRequest, game_id: int) -> HttpResponse:
         **hindsight.page_context(game, game.seat_names()),
     }
     return render(request, "games/_analysis.html", context)
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
+def review_section(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The H-Group bot's review of a finished game (games/review.py), asked for from the
+    replay. Refused while the game is played: it would tell each player about their own
+    cards. Opened as a page, it is the replay's last turn with the review shown."""
+    game, _ = game_for(request, game_id)
+    if not game.is_finished():
+        return HttpResponseForbidden(review.REFUSAL, content_type="text/plain; charset=utf-8")
+    if not request.htmx:
+        return redirect(reverse("games:replay", args=[game.pk, game.turn]) + "?review=1#review")
+    record = replays.game_record(game, f"Game {game.pk}")
+    context = {"game": game, **review.page_context(game, record)}
+    return render(request, "games/_review.html", context)
 
 
 @login_required

@@ -31,6 +31,7 @@ ALLOWED = {
     "look_back": {"GET"},
     "replay": {"GET"},
     "analysis": {"GET"},
+    "review": {"GET"},  # the H-Group bot's review of a finished game (refused during play)
     "export": {"GET"},
     "move": {"POST"},
     "rearrange": {"POST"},  # a player's free move of their own cards (issue 27): part of play

@@ -353,10 +353,12 @@ class Turn:
         )
         slots = ", ".join(str(self.slot(target, c)) for c in option["touches"])
         head = f"Clue {who} {value} (slot{'s' if len(option['touches']) > 1 else ''} {slots})"
+        if all(notes.notes[c].gotten for c in option["touches"]):
+            return f"{head}: it touches no new card (a stall, it tells nobody to play)"
         twin = notes.copy()
         reading = twin.apply_clue(target, option)
         if reading is None or reading.focus not in notes.ident:
-            return head
+            return f"{head}: new facts about {who}'s cards"
         focus = reading.focus
         ident = notes.ident[focus]
         card = f"{who}'s {identity_name(ident)} (slot {self.slot(target, focus)})"
@@ -386,7 +388,7 @@ class Turn:
                     first.append(f"{holder} clued {what} first")
             after = f", after {'; '.join(first)}" if first else ""
             return f"{head}: a play clue on {card}{after}"
-        return head
+        return f"{head}: new facts about {card}, neither a play nor a save"
 
     # -- saves -------------------------------------------------------------------------------
 

@@ -1,0 +1,149 @@
+"""A review of a finished game by the H-Group bot (issue 30): for each turn of each player,
+what the bot at level 1 would have done from that player's own view at that turn, and why,
+in words, beside what the player did.
+
+Each turn's view is the engine's ``view_for(state, seat)``, the same view the bots get when
+they play: the player's own cards only as their clues and the counting of the cards in
+sight. The review of a turn never uses a card its player could not see (the swap test in
+tests/games/test_review.py). Shown on a finished game's replay on request only
+(games/views/replay.py): during play it would tell each player what their cards are.
+
+``review(options, deck_source, actions, names)`` is pure Python; ``page_context(game,
+record)`` is what the replay shows, computed on request (a 60-turn game takes well under a
+second: the figures in the report of issue 30's review) and kept in the cache, since a
+finished game never changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+
+from django.core.cache import cache
+
+from games.bots.hgroup import Decision, decide
+from games.engine import (
+    Action,
+    Clue,
+    GameOptions,
+    GameState,
+    Play,
+    action_from_dict,
+    action_to_dict,
+    describe,
+    replay,
+    takes_turn,
+    view_for,
+)
+
+LEVEL = 1
+REFUSAL = (
+    "The review opens when the game is over: during play it would tell the players what "
+    "their own cards are."
+)
+# A finished game never changes: its review is kept a week (the key names its moves too).
+CACHE_SECONDS = 7 * 24 * 3600
+
+
+@dataclass(frozen=True)
+class ReviewedTurn:
+    turn: int  # the move's number as the replay counts it: the first move is turn 1
+    seat: int
+    player: str
+    played: str  # what the player did, in the history's words
+    suggested: str  # what the bot would have done ("Play slot 2", "Clue Bob red")
+    reason: str  # and why ("Play slot 2: it was clued red as a play clue on turn 5")
+    agrees: bool
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def review(
+    options: GameOptions,
+    deck_source: object,
+    actions: list[dict],
+    names: list[str],
+    level: int = LEVEL,
+) -> list[ReviewedTurn]:
+    """Every move of the game (the free rearrangements of hands skipped), with the bot's
+    choice from the mover's view just before it."""
+    state = replay(options, deck_source, [])
+    reviewed: list[ReviewedTurn] = []
+    for data in actions:
+        action = action_from_dict(data)
+        if not takes_turn(action):
+            state.apply(action)
+            continue
+        if state.is_over:
+            break
+        seat = state.current_seat
+        decision, suggested = suggestion(state, names, level)
+        state.apply(action)
+        reviewed.append(
+            ReviewedTurn(
+                turn=len(reviewed) + 1,
+                seat=seat,
+                player=names[seat] if seat < len(names) else f"player {seat + 1}",
+                played=describe(state.events[-1], state, names),
+                suggested=suggested,
+                reason=decision.reason,
+                agrees=action_to_dict(decision.action) == action_to_dict(action),
+            )
+        )
+    return reviewed
+
+
+def suggestion(state: GameState, names: list[str], level: int = LEVEL) -> tuple[Decision, str]:
+    """The bot's move for the player to move, from that player's view alone, and the move in
+    short words ("Play slot 2")."""
+    seat = state.current_seat
+    decision = decide(view_for(state, seat, names=names), level)
+    return decision, _short(decision.action, list(state.hand(seat)), names)
+
+
+def _short(action: Action, hand: list[int], names: list[str]) -> str:
+    if type(action) is Clue:
+        target = names[action.target] if action.target < len(names) else action.target
+        return f"Clue {target} {action.colour or action.rank}"
+    verb = "Play" if type(action) is Play else "Discard"
+    return f"{verb} slot {hand.index(action.card_id) + 1}"
+
+
+def agreement(turns: list[ReviewedTurn]) -> dict:
+    """How often each player did what the bot would have done: name -> (agreed, turns)."""
+    counts: dict[str, list[int]] = {}
+    for turn in turns:
+        seen = counts.setdefault(turn.player, [0, 0])
+        seen[0] += turn.agrees
+        seen[1] += 1
+    return {name: tuple(seen) for name, seen in counts.items()}
+
+
+def page_context(game, record: dict, level: int = LEVEL) -> dict:
+    """The review for the replay of a finished ``game`` (``record``: what
+    games.services.replays.game_record makes)."""
+    if not game.is_finished():
+        raise ValueError(REFUSAL)
+    moves = json.dumps(
+        [record["deck_source"], record["actions"], record["names"]], sort_keys=True, default=str
+    )
+    digest = hashlib.sha256(moves.encode()).hexdigest()[:16]
+    key = f"games:review:{game.pk}:{level}:{digest}"
+    rows = cache.get(key)
+    if rows is None:
+        turns = review(
+            record["options"], record["deck_source"], record["actions"], record["names"], level
+        )
+        rows = [turn.as_dict() for turn in turns]
+        cache.set(key, rows, CACHE_SECONDS)
+    turns = [ReviewedTurn(**row) for row in rows]
+    return {
+        "review": turns,
+        "review_level": level,
+        "review_agreement": [
+            {"player": name, "agreed": agreed, "turns": count}
+            for name, (agreed, count) in agreement(turns).items()
+        ],
+    }
