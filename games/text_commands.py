@@ -9,6 +9,12 @@ no colour or rank); and Impossible, a command that was read but names what is no
 such slot, player, seat, rank or colour in this game, or a clue to oneself), so no action
 is left to ask the engine about.
 
+The commands of English, German and French are all read, whatever the reader's language
+(issue 29): "spiele 3", "wirf 1 ab", "hinweis Bob rot", "joue 3", "défausse 1", "indice Bob
+rouge", "hilfe", "aide". The few words that mean different things in different languages
+(the colour letters "b" and "g") are read in the reader's language, which the caller passes;
+the refusals' wording stays English for now.
+
     reply = read_reply("Play 3.\\nchat: sorry!", view)   # NotUnderstood(reason) if not
     reply.action   # {"type": "play", "card_id": 7}; reply.summary == "play slot 3"
 """
@@ -392,7 +398,8 @@ def _card(
     while args and _is_filler(args[0]):
         args = args[1:]
     cards = _own_cards(view)
-    if len(args) != 1 or not args[0].isdigit():
+    # isdecimal, not isdigit: "²" is a digit that int() does not read.
+    if len(args) != 1 or not args[0].isdecimal():
         raise NotUnderstood(
             f"{_quoted(line)} is not a command: write “{written}” and a slot number, as in "
             f"“{_card_command(written, 1, language)}”."

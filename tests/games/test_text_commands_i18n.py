@@ -151,6 +151,18 @@ def test_a_slot_out_of_range_in_german_or_french(text):
     assert "your hand has slots 1 to 5" in caught.value.reason
 
 
+@pytest.mark.parametrize("text", ["play ²", "spiele ³", "joue ½"])
+def test_a_digit_that_is_no_number_is_not_understood(text):
+    # "²".isdigit() is true, but int("²") raises: the reply was answered by a crash.
+    _, view = table()
+    assert "slot number" in refusal(text, view)
+
+
+def test_digits_of_other_scripts_are_numbers():
+    _, view = table()
+    assert action("joue ３", view, "fr") == {"type": "play", "card_id": 2}
+
+
 # -- rearranged hands: "now" in each language ------------------------------------------------
 
 
