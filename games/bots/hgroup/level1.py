@@ -132,7 +132,8 @@ class Turn:
         save = self.urgent_save(evaluated)
         if save is not None:
             nxt = self.name((self.me + 1) % self.players)
-            return self.clue_decision(save, f"{nxt} has nothing else to do but discard it")
+            why = f"{nxt} has nothing else to do but discard that chop"
+            return self.clue_decision(save, why)
         play = self.best_play()
         if play is not None:
             return Decision(play, self.play_reason(play.card_id))

@@ -59,7 +59,7 @@ def test_a_critical_save_when_the_next_player_has_nothing_else_to_do():
     assert made.action == Clue(p.seat("Bob"), colour="green")
     assert made.reason == (
         "Save Bob's green 4 on chop, the last copy: Clue Bob green (slots 2, 5); "
-        "Bob has nothing else to do but discard it"
+        "Bob has nothing else to do but discard that chop"
     )
 
 
