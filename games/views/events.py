@@ -28,6 +28,7 @@ from urllib.parse import parse_qs
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.request import split_domain_port, validate_host
 
 from games import push, push_presence, push_token
 from games.push_fanout import ChannelLost
@@ -56,8 +57,44 @@ def with_events(django_app):
     return application
 
 
+def _host_allowed(scope) -> bool:
+    """Django's own check of the Host header (ALLOWED_HOSTS, as HttpRequest.get_host does),
+    which its middleware would have made: the stream is served in front of it."""
+    host = next((value for name, value in scope.get("headers", ()) if name == b"host"), b"")
+    domain, _port = split_domain_port(host.decode("latin-1"))
+    allowed = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]
+    return bool(domain) and validate_host(domain, allowed)
+
+
+def _security_headers() -> list[tuple[bytes, bytes]]:
+    """What SecurityMiddleware and XFrameOptionsMiddleware add to every other answer."""
+    headers = [
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", settings.SECURE_REFERRER_POLICY.encode()),
+        (b"x-frame-options", settings.X_FRAME_OPTIONS.encode()),
+    ]
+    if settings.SECURE_HSTS_SECONDS:
+        hsts = f"max-age={settings.SECURE_HSTS_SECONDS}"
+        if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS:
+            hsts += "; includeSubDomains"
+        if settings.SECURE_HSTS_PRELOAD:
+            hsts += "; preload"
+        headers.append((b"strict-transport-security", hsts.encode()))
+    return headers
+
+
+async def _empty(send, status: int) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": _security_headers()})
+    await send({"type": "http.response.body", "body": b""})
+
+
 async def serve(scope, receive, send, game_id: int) -> None:
-    """The stream as a bare ASGI response: 204 with push off, 403 without a valid token."""
+    """The stream as a bare ASGI response: 400 for a host the site does not serve, 204 with
+    push off, 403 without a valid token."""
+    if not _host_allowed(scope):
+        return await _empty(send, 400)
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     cookies = SimpleCookie()
     for name, value in scope.get("headers", ()):
@@ -68,15 +105,13 @@ async def serve(scope, receive, send, game_id: int) -> None:
         query.get("t", [""])[0], game_id, session.value if session is not None else None
     )
     if not push.enabled() or claims is None:
-        status = 204 if not push.enabled() else 403
-        await send({"type": "http.response.start", "status": status, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
-        return
+        return await _empty(send, 204 if not push.enabled() else 403)
     try:
         shown = int(query.get("v", [""])[0])
     except ValueError:
         shown = -1
-    await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+    start = {"type": "http.response.start", "status": 200}
+    await send({**start, "headers": HEADERS + _security_headers()})
 
     async def write() -> None:
         async for chunk in _stream(game_id, shown, claims):

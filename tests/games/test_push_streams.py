@@ -54,7 +54,8 @@ class Stream:
             "method": "GET",
             "path": f"/games/{game_id}/events/",
             "query_string": f"v={shown}&t={token}".encode(),
-            "headers": [(b"cookie", cookie.encode())] if cookie else [],
+            "headers": [(b"host", b"testserver")]
+            + ([(b"cookie", cookie.encode())] if cookie else []),
         }
         self.sent: asyncio.Queue = asyncio.Queue()
         self.hung_up = asyncio.Event()
