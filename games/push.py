@@ -56,8 +56,8 @@ def channel(game_id: int) -> str:
 
 
 def versions_key(game_id: int) -> str:
-    """The cache's key for a game's version: games/services/versions.py's _version_key (which
-    imports this module; tests/games/test_push_streams.py holds the two equal)."""
+    """The cache's key for a game's version: games/services/versions.py's _version_key
+    (tests/games/test_push_streams.py holds the two equal)."""
     return f"game:{game_id}:version"
 
 

@@ -196,7 +196,8 @@ ACCOUNT_RATE_LIMITS = {
 if env.str("REDIS_URL", default=""):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's, with one Redis client per process (issue 28: lib/cache_batch.py).
+            "BACKEND": "lib.cache_batch.RedisCache",
             "LOCATION": env.str("REDIS_URL"),
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="hanabi"),
             # Issue 15: polls and every change to a game use the cache (games/services/

@@ -20,6 +20,7 @@ from django.db import transaction
 
 from games.engine import GameState
 from games.models import Game
+from lib.cache_batch import Batch, after_commit
 from lib.cache_failures import failing_cache_is_no_cache
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,9 @@ def keep_after_commit(game: Game, state: GameState) -> None:
     key = _key(game, state.turn, len(state.rearrangements))
 
     def keep() -> None:
-        with failing_cache_is_no_cache(log, "could not keep a game's state in the cache"):
-            cache.set(key, pickled, STATE_TTL)
+        # With the commit's other cache writes, in one round trip (lib/cache_batch.py).
+        batch = Batch()
+        batch.set(key, pickled, STATE_TTL)
+        after_commit(batch)
 
     transaction.on_commit(keep)

@@ -20,16 +20,14 @@ Redis); the embedded default's per-process memory would never hear of a worker's
 
 import hashlib
 import logging
-import threading
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
-from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.db.models import F
 
-from games import push
 from games.models import Game
+from lib.cache_batch import Batch, after_commit
 from lib.cache_failures import failing_cache_is_no_cache
 
 log = logging.getLogger(__name__)
@@ -63,16 +61,23 @@ def bump(game: Game | int) -> int:
 
 def changed(game_id: int, version: int) -> None:
     """After the commit: the cache learns the new version, and open pages are told of it
-    (games/push.py)."""
-    publish(game_id, version)
-    push.announce(game_id, version)
+    (games/push.py), in one round trip, with the rest of the commit's cache writes when a
+    `lib.cache_batch.collected()` block holds them (a move's)."""
+    batch = Batch()
+    publish(game_id, version, batch)
+    batch.publish(game_id, version)
+    after_commit(batch)
 
 
-def publish(game_id: int, version: int) -> None:
-    """Tell the cache the game's version (after a commit, or as read from the database).
-    A failure is logged, never raised: the database stays the answer."""
-    with failing_cache_is_no_cache(log, "could not write game %s's version to the cache", game_id):
-        _raise_to(_version_key(game_id), version)
+def publish(game_id: int, version: int, batch: Batch | None = None) -> None:
+    """Tell the cache the game's version (after a commit, or as read from the database),
+    never lowering it; in `batch` when given (the caller sends it). A failure is logged,
+    never raised: the database stays the answer."""
+    own = batch is None
+    batch = Batch() if own else batch
+    batch.raise_to(_version_key(game_id), version, VERSION_TTL)
+    if own:
+        batch.send()
 
 
 def unchanged_for(game_id: int, shown_version: int, session_key: str) -> int | None:
@@ -97,13 +102,19 @@ def unchanged_for(game_id: int, shown_version: int, session_key: str) -> int | N
     return user_id if seated_at == shown_version else None
 
 
-def remember_viewer(game_id: int, version: int, session_key: str, user_id: int) -> None:
+def remember_viewer(
+    game_id: int, version: int, session_key: str, user_id: int, batch: Batch | None = None
+) -> None:
     """After the database showed the session's user seated in the game at `version` (a page,
     or a poll through the view): the version (never lowered), and that this session may poll
-    the game from the cache, as this user, while the game stays at that version."""
-    publish(game_id, version)
-    with failing_cache_is_no_cache(log, "could not write a poll viewer to the cache"):
-        _cache().set(_viewer_key(game_id, session_key), (user_id, version), VIEWER_TTL)
+    the game from the cache, as this user, while the game stays at that version. In `batch`
+    when given (the turn page sends it with its table's read); else in one round trip."""
+    own = batch is None
+    batch = Batch() if own else batch
+    publish(game_id, version, batch)
+    batch.set(_viewer_key(game_id, session_key), (user_id, version), VIEWER_TTL)
+    if own:
+        batch.send()
 
 
 def _version_key(game_id: int) -> str:
@@ -118,29 +129,3 @@ def _viewer_key(game_id: int, session_key: str) -> str:
 
 def _cache():
     return caches[DEFAULT_CACHE_ALIAS]
-
-
-# SET the key to ARGV[1] (for ARGV[2] seconds) unless it holds a number at least as high.
-_RAISE_SCRIPT = """
-local current = tonumber(redis.call('GET', KEYS[1]))
-if current and current >= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-return 1
-"""
-_local_lock = threading.Lock()
-
-
-def _raise_to(key: str, version: int) -> None:
-    """Set `key` to `version` unless it already holds a higher one, atomically."""
-    backend = _cache()
-    if isinstance(backend, RedisCache):
-        # Django's Redis cache stores an int as itself, so Lua compares numbers.
-        full_key = backend.make_and_validate_key(key)
-        client = backend._cache.get_client(full_key, write=True)
-        client.eval(_RAISE_SCRIPT, 1, full_key, version, VERSION_TTL)
-        return
-    # Other caches (the tests' local memory): one process, so a lock makes it atomic.
-    with _local_lock:
-        current = backend.get(key)
-        if current is None or current < version:
-            backend.set(key, version, VERSION_TTL)

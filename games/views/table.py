@@ -34,6 +34,8 @@ from games.table_context import table
 from games.views.access import game_and_seats, game_for, run_service
 from games.views.chat import chat_context
 from games.views.lobby import waiting_room
+from lib import cache_batch
+from lib.cache_batch import Batch
 from lib.cache_failures import failing_cache_is_no_cache
 from lib.db_retry import retried_after_a_dropped_connection
 
@@ -70,12 +72,17 @@ def _turn_page(
     confirm: dict | None = None,
     seats: list[Seat] | None = None,
 ) -> HttpResponse:
-    _remember_viewer(request, game.pk, game.version)  # its poll: from the cache at once
     if seats is None:
         seats = list(game.seats.select_related("user").order_by("position"))
     urls = _urls(game.pk)
     key = _table_key(request, game, seat, seats)
-    cached = None if confirm else _cache_get(key)
+    # One round trip to the cache (lib/cache_batch.py): the poll told of this page (from the
+    # cache at once) and the cached table read.
+    batch = Batch()
+    _remember_viewer(request, game.pk, game.version, batch)
+    found = None if confirm else batch.get(key)
+    batch.send()
+    cached = found.value if found is not None and isinstance(found.value, dict) else None
     if cached is None:
         cached = _render_table(request, game, seat, seats, urls, confirm)
         if not confirm:
@@ -223,14 +230,6 @@ def _fill_in(request: HttpRequest, game: Game, html: str) -> str:
     return mark_safe(html)  # noqa: S308 (rendered by the template, slots escaped)
 
 
-def _cache_get(key: str) -> dict | None:
-    """A failing cache is no cache: the page renders from the database."""
-    found = None
-    with failing_cache_is_no_cache(log, "could not read a table from the cache"):
-        found = caches[DEFAULT_CACHE_ALIAS].get(key)
-    return found if isinstance(found, dict) else None
-
-
 def _cache_set(key: str, value: dict) -> None:
     with failing_cache_is_no_cache(log, "could not write a table to the cache"):
         caches[DEFAULT_CACHE_ALIAS].set(key, value, TABLE_TTL)
@@ -272,9 +271,13 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     return _turn_page(request, game, seat)
 
 
-def _remember_viewer(request: HttpRequest, game_id: int, version: int) -> None:
+def _remember_viewer(
+    request: HttpRequest, game_id: int, version: int, batch: Batch | None = None
+) -> None:
     if request.session.session_key:
-        versions.remember_viewer(game_id, version, request.session.session_key, request.user.pk)
+        versions.remember_viewer(
+            game_id, version, request.session.session_key, request.user.pk, batch
+        )
 
 
 def _shown_version(request: HttpRequest) -> int | None:
@@ -341,7 +344,10 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         if game.turn == expected_turn and game.is_playing():
             return _turn_page(request, game, seat, confirm=action)
     try:
-        made = play.submit_action(game_id, request.user, action, expected_turn)
+        # The move's cache writes after its commit (the state, the version, the push) in one
+        # round trip (lib/cache_batch.py).
+        with cache_batch.collected():
+            made = play.submit_action(game_id, request.user, action, expected_turn)
     except NotAllowed:
         raise Http404("No such game") from None  # not a player here: as if there were no game
     except StaleMove as error:

@@ -22,7 +22,9 @@ def test_every_change_raises_the_version_and_tells_the_cache_after_commit(
     game = set_up(people)
     before = version_of(game)
     published = []
-    monkeypatch.setattr(versions, "publish", lambda game_id, v: published.append((game_id, v)))
+    monkeypatch.setattr(
+        versions, "publish", lambda game_id, v, batch=None: published.append((game_id, v))
+    )
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         change(Game.objects.get(pk=game.pk), people)
     after = version_of(game)
