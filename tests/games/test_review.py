@@ -2,12 +2,13 @@
 own view (the swap test), shown on the replay on request, refused while the game is played."""
 
 import random
+import re
 
 import pytest
 
 from games import review as reviews
 from games.bots.hgroup import choose_action
-from games.engine import GameOptions, action_to_dict, new_game, view_for
+from games.engine import GameOptions, Rearrange, action_to_dict, new_game, view_for
 from games.review import review, suggestion
 from tests.bots.helpers import swapped_twin
 from tests.games.conftest import current_user, play_to_the_end, start_game
@@ -130,3 +131,40 @@ def test_no_review_during_play(client, alice, bob):
         assert "Review with the H-Group bot" not in page and "review-turn" not in page
     with pytest.raises(ValueError):
         reviews.page_context(game, {})
+
+
+def test_a_rearranged_hand_is_reviewed_in_its_new_order():
+    """The free moves of cards within a hand (an option) take no turn: they get no row, and
+    the next turn's review sees the hand as it was moved."""
+    options = GameOptions(players=2, rearrange=True)
+    state = new_game(options, seed=12)
+    actions = []
+    for _ in range(6):
+        seat = state.current_seat
+        move = Rearrange(seat, state.hand(seat)[4], 1)  # the chop to slot 1
+        state.apply(move)
+        actions.append(action_to_dict(move))
+        bot = choose_action(view_for(state, seat))
+        state.apply(bot)
+        actions.append(action_to_dict(bot))
+    turns = review(options, 12, actions, NAMES[:2])
+    assert len(turns) == 6 and all(t.agrees for t in turns)
+    # A turn named in a reason is a move's number, not a place in the history (where each
+    # rearrangement is an entry too): Bob's 1s were clued on the first move.
+    assert turns[5].reason.startswith("Play slot 1: it was clued 1 on turn 1;")
+    for t in turns:
+        for named in re.findall(r"on turn (\d+)", t.reason):
+            assert int(named) < t.turn
+
+
+def test_a_finished_games_review_is_computed_once(client, alice, bob, monkeypatch):
+    game = play_to_the_end(start_game(alice, bob, seed=77))
+    computed = []
+    real = reviews.review
+    monkeypatch.setattr(reviews, "review", lambda *a, **k: computed.append(1) or real(*a, **k))
+    client.force_login(bob)
+    pages = [
+        client.get(f"/games/{game.pk}/review/", HTTP_HX_REQUEST="true").content for _ in range(3)
+    ]
+    assert computed == [1]  # then from the cache: a finished game never changes
+    assert pages[0] == pages[1] == pages[2]

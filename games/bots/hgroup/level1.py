@@ -243,7 +243,9 @@ class Turn:
     def _old_chop(self, entry: dict) -> int | None:
         """The viewer's chop just before ``entry`` (a clue to it), by the clues before."""
         touched_before = set()
-        for e in self.view["history"][: entry["turn"]]:
+        history = self.view["history"]
+        before = next(i for i, e in enumerate(history) if e is entry)  # (rearrangements too)
+        for e in history[:before]:
             if e["type"] == "clue" and e["target"] == self.me:
                 touched_before.update(e["touched"])
         hand = self.notes.hands[self.me]
@@ -296,6 +298,11 @@ class Turn:
         entry = self.view["history"][turn]
         return str(entry.get("colour") or entry.get("rank"))
 
+    def move_number(self, turn: int) -> int:
+        """The move number, as the replay counts it, of the history's entry ``turn`` (the
+        free rearrangements of hands, an option, are entries but not moves)."""
+        return self.view["history"][turn]["turn"] + 1
+
     def play_reason(self, cid: int) -> str:
         notes = self.notes
         note = notes.notes[cid]
@@ -309,16 +316,16 @@ class Turn:
         known = f" (it can only be {_names(live)})" if live else ""
         if note.finessed and not note.clued:
             giver = self.name(note.by) if note.by >= 0 else "a player"
-            return (
-                f"{head}: finessed by {giver}'s clue on turn {note.turn + 1}, a blind play{known}"
-            )
+            on = f"on turn {self.move_number(note.turn)}"
+            return f"{head}: finessed by {giver}'s clue {on}, a blind play{known}"
         if note.clued and note.turn >= 0:
             given = f"it was clued {self.clue_words(note.turn)}"
+            on = f"on turn {self.move_number(note.turn)}"
             if note.focus == "play":
-                return f"{head}: {given} as a play clue on turn {note.turn + 1}{known}"
+                return f"{head}: {given} as a play clue {on}{known}"
             if note.focus == "save":
-                return f"{head}: {given} as a save on turn {note.turn + 1}, now playable{known}"
-            return f"{head}: {given} on turn {note.turn + 1}; all it can be plays now{known}"
+                return f"{head}: {given} as a save {on}, now playable{known}"
+            return f"{head}: {given} {on}; all it can be plays now{known}"
         return f"{head}: all it can be plays now{known}"
 
     def discard_reason(self, cid: int) -> str:

@@ -119,7 +119,7 @@ class Notes:
                 if "suit" in card:
                     self.ident[card["id"]] = card_ident(card)
         for entry in view["history"]:
-            if entry["type"] != "clue":
+            if entry["type"] in ("play", "discard"):
                 self.ident[entry["card"]["id"]] = card_ident(entry["card"])
         self.discarded_any = False  # the Early Game lasts until the first discard
         # Each card placed on a firework: (identity, holder, turn a clue or finesse first got
@@ -134,6 +134,12 @@ class Notes:
         for self.turn, entry in enumerate(view["history"]):
             if entry["type"] == "clue":
                 self.readings.append(self._clue(entry))
+            elif entry["type"] == "rearrange":
+                # A free move of a card within its holder's hand (an option): the hand's
+                # order follows it; it says nothing by the conventions.
+                hand = self.hands[entry["seat"]]
+                hand.insert(entry["to_slot"] - 1, hand.pop(entry["from_slot"] - 1))
+                self.readings.append(None)
             else:
                 self._play_or_discard(entry)
                 self.readings.append(None)
