@@ -8,7 +8,7 @@ from games.bots.hgroup import choose_action
 from games.engine import action_to_dict, view_for
 from games.review import review
 from games.services import play, replays
-from tests.browser.conftest import SCREENSHOTS, log_in, screenshot
+from tests.browser.conftest import SCREENSHOTS, assert_accessible, log_in, screenshot
 from tests.conftest import PASSWORD
 from tests.games.conftest import current_user, start_game
 
@@ -59,5 +59,12 @@ def test_the_review_opens_on_request_and_names_each_moves_reason(
     assert "as a play clue on turn" in words or "Discard chop" in words or "Save " in words
     expect(page.get_by_text("{%")).to_have_count(0)
     expect(page.get_by_text("{#")).to_have_count(0)
+    assert_accessible(page, "the replay with the review")
     screenshot(page, "finished-game-review")
     page.locator("#review").screenshot(path=str(SCREENSHOTS / "finished-game-review-section.png"))
+    # On a phone: the review fits the screen's width (the page does not scroll sideways).
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/{game.turn}/?review=1")
+    expect(rows).to_have_count(game.turn)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.locator("#review").screenshot(path=str(SCREENSHOTS / "finished-game-review-phone.png"))
