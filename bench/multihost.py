@@ -881,6 +881,9 @@ def main() -> int:
     if "MULTIHOST_WORKDIR" not in os.environ:
         copy_code_and_run_it(sys.argv[1:])
     workdir = Path(os.environ["MULTIHOST_WORKDIR"])
+    # Celery's Django fixup puts the working directory first on sys.path: the copy's, not
+    # the checkout's, so that this process too imports only the copied code.
+    os.chdir(ROOT)
     signal.signal(signal.SIGTERM, interrupted)
     say = (lambda *_: None) if args.json else (lambda text: print(text, file=sys.stderr))
     lab = Lab()
