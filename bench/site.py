@@ -40,7 +40,10 @@ What it does:
    machine is shared and noisy: compare ratios), the moves committed per second (the move
    measure's successful requests: --concurrency clients, each on its own game), and the SQL
    queries per request, counted once in-process with Django's test client (the poll's after
-   one unmeasured poll, as in the steady state). Then one line per goal of issue 15, met or
+   one unmeasured poll, as in the steady state), and the CPU per request of gunicorn's workers
+   and of the PostgreSQL backends serving the bench's database (read from /proc around each
+   turn of each measure; Redis's is not counted, its server being shared; issue 28's capacity
+   model in the README is computed from these). Then one line per goal of issue 15, met or
    not, with the measured value.
 
 Players are logged in without the login form: each has a session made by the test client's
@@ -372,10 +375,13 @@ def gunicorn(workers: int) -> Iterator[int]:
         process = subprocess.Popen(
             command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
+    global _gunicorn_pid
+    _gunicorn_pid = process.pid
     try:
         wait_until_answering(port, process, log_path)
         yield port
     finally:
+        _gunicorn_pid = None
         stop(process)
 
 
@@ -546,11 +552,18 @@ class Measure:
     latencies: list[float] = field(default_factory=list)  # seconds, successful requests only
     errors: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    web_cpu: float = 0.0  # seconds of CPU of gunicorn's workers during the measure
+    database_cpu: float = 0.0  # … of the PostgreSQL backends serving the bench's database
 
     def add(self, other: Measure) -> None:
         self.latencies += other.latencies
         self.errors += other.errors
         self.elapsed += other.elapsed
+        self.web_cpu += other.web_cpu
+        self.database_cpu += other.database_cpu
+
+    def cpu_ms_per_request(self, seconds: float) -> float:
+        return seconds / len(self.latencies) * 1000 if self.latencies else math.nan
 
     @property
     def requests_per_second(self) -> float:
@@ -618,8 +631,69 @@ def run_benchmark(args: argparse.Namespace, port: int, fixtures: Fixtures) -> li
         measures[name].errors += [f"(warm-up) {error}" for error in warmup.errors]
     for _ in range(args.rounds):
         for name, group in clients.items():
-            measures[name].add(run_clients(name, group, args.seconds / args.rounds))
+            before = server_cpu(args.database)
+            measure = run_clients(name, group, args.seconds / args.rounds)
+            after = server_cpu(args.database)
+            measure.web_cpu, measure.database_cpu = cpu_spent(before, after)
+            measures[name].add(measure)
     return list(measures.values())
+
+
+# -- CPU of the server's processes ------------------------------------------------------------
+
+_gunicorn_pid: int | None = None  # gunicorn's master, while it runs
+
+
+def process_cpu(pid: int) -> float | None:
+    """The process's user and system CPU seconds so far (Linux's /proc), None once it has
+    gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
+def server_cpu(database: str) -> tuple[dict[int, float], dict[int, float]]:
+    """CPU seconds so far of each gunicorn worker, and of each PostgreSQL backend connected
+    to the bench's database (the workers' persistent connections; this query's own left
+    out). Redis's CPU is not counted: the server is shared with other work on this machine."""
+    import psycopg
+
+    workers = children_of(_gunicorn_pid) if _gunicorn_pid else []
+    with psycopg.connect(os.environ["DATABASE_URL"].split("?")[0], autocommit=True) as connection:
+        backends = [
+            pid
+            for (pid,) in connection.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                [database],
+            )
+        ]
+    return (
+        {pid: cpu for pid in workers if (cpu := process_cpu(pid)) is not None},
+        {pid: cpu for pid in backends if (cpu := process_cpu(pid)) is not None},
+    )
+
+
+def cpu_spent(before, after) -> tuple[float, float]:
+    """CPU seconds spent between two `server_cpu` readings, by the web and by the database
+    (a process that started between them counts in full)."""
+    return tuple(
+        sum(cpu - then.get(pid, 0.0) for pid, cpu in now.items())
+        for then, now in zip(before, after, strict=True)
+    )
 
 
 # -- the report -----------------------------------------------------------------------------
@@ -688,9 +762,13 @@ def report(args, measures: list[Measure], fixtures: Fixtures, context: dict) -> 
             "requests": len(m.latencies),
             "errors": len(m.errors),
             "sql_queries": fixtures.queries[m.name],
+            "web_cpu_ms": round(m.cpu_ms_per_request(m.web_cpu), 3),
+            "database_cpu_ms": round(m.cpu_ms_per_request(m.database_cpu), 3),
         }
         for m in measures
     }
+    for row in rows.values():
+        row["web_cpu_vs_trivial"] = round(row["web_cpu_ms"] / rows[TRIVIAL]["web_cpu_ms"], 2)
     return {
         "command": " ".join([".venv/bin/python", "bench/site.py", *sys.argv[1:]]),
         "seconds": args.seconds,
@@ -729,7 +807,7 @@ def print_table(result: dict) -> None:
     print()
     header = (
         f"{'':14} {'req/s':>8} {'median ms':>10} {'p95 ms':>8} {'median ×':>9} {'p95 ×':>7} "
-        f"{'SQL':>4} {'errors':>6}"
+        f"{'SQL':>4} {'errors':>6} {'web CPU ms':>10} {'PG CPU ms':>9}"
     )
     print(header)
     print("-" * len(header))
@@ -737,7 +815,8 @@ def print_table(result: dict) -> None:
         print(
             f"{name:14} {row['requests_per_second']:8.1f} {row['median_ms']:10.2f} "
             f"{row['p95_ms']:8.2f} {row['median_vs_trivial']:9.2f} {row['p95_vs_trivial']:7.2f} "
-            f"{row['sql_queries']:>4} {row['errors']:>6}"
+            f"{row['sql_queries']:>4} {row['errors']:>6} {row['web_cpu_ms']:10.3f} "
+            f"{row['database_cpu_ms']:9.3f}"
         )
     print()
     print(
@@ -747,6 +826,10 @@ def print_table(result: dict) -> None:
     print()
     print("median ×, p95 ×: over the trivial view's median, p95, measured in the same run.")
     print("poll: an unchanged game's poll (204), in the steady state (after the page's first).")
+    print(
+        "web CPU ms, PG CPU ms: CPU per request of gunicorn's workers and of the PostgreSQL "
+        "backends of the bench's database (Redis's and the clients' not counted)."
+    )
     print(
         "SQL: queries per request, counted in-process with Django's test client "
         "(BEGIN and COMMIT not counted)."
