@@ -44,6 +44,8 @@ REFUSAL = (
 )
 # A finished game never changes: its review is kept a week (the key names its moves too).
 CACHE_SECONDS = 7 * 24 * 3600
+# Raised when the bot's moves or words change, so that no review in the cache is stale.
+VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ def page_context(game, record: dict, level: int = LEVEL) -> dict:
         [record["deck_source"], record["actions"], record["names"]], sort_keys=True, default=str
     )
     digest = hashlib.sha256(moves.encode()).hexdigest()[:16]
-    key = f"games:review:{game.pk}:{level}:{digest}"
+    key = f"games:review:v{VERSION}:{game.pk}:{level}:{digest}"
     rows = cache.get(key)
     if rows is None:
         turns = review(
