@@ -1,7 +1,11 @@
 """The site spread over several hosts, as production runs it, on one machine. Not a test.
 
-    sudo .venv/bin/python bench/multihost.py           # needs root: it makes network namespaces
-    .venv/bin/python bench/multihost.py --json          # the summary as JSON only
+    .venv/bin/python bench/multihost.py          # as root: it makes network namespaces
+    .venv/bin/python bench/multihost.py --json   # no progress lines on stderr
+
+It prints a JSON summary and exits with 1 if a committed move was lost or duplicated or a
+request went wrong. The run plays the code at HEAD: it copies HEAD's tree to a temporary
+directory (with its own three files as they are in the checkout) and runs from there.
 
 Every host is a Linux network namespace of its own (bench/netns.py), all on one bridge that
 lives in a namespace too, so no packet touches the machine's network, and nothing here uses
@@ -122,7 +126,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=3, help="turns of one host, two hosts")
     parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first")
     parser.add_argument("--kill-seconds", type=float, default=30, help="the run with a kill")
-    parser.add_argument("--json", action="store_true", help="print only the JSON summary")
+    parser.add_argument("--json", action="store_true", help="no progress lines on stderr")
     return parser.parse_args()
 
 
