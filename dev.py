@@ -10,6 +10,8 @@
                            (extra arguments go to pytest; -n 0 for one process)
     python3 dev.py check   lint, format check, Django's checks, no missing migration
 
+Each first compiles the translations (msgfmt: Debian's gettext, installed as root if missing).
+
 `run` serves on WEB_PORT (default 8000) and sets SITE_URL, the address in emails, to match.
 
 Both are safe to run again: every step is idempotent.
@@ -117,9 +119,49 @@ def ensure_chromium(env: Mapping[str, str]) -> None:
             return
 
 
+def ensure_gettext(env: Mapping[str, str]) -> bool:
+    """Whether msgfmt (Debian's gettext), which compiles the translations, is here: installed
+    when missing and this process may (root, with apt-get), as .ci/run does. Without it the
+    site still runs, in English only, and the tests that need the translations are skipped."""
+    if shutil.which("msgfmt"):
+        return True
+    is_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    if is_root and shutil.which("apt-get"):
+        print("msgfmt not found: installing Debian's gettext", flush=True)
+        apt_env = {**env, "DEBIAN_FRONTEND": "noninteractive"}
+        for command in (
+            ["apt-get", "update", "-q"],
+            ["apt-get", "install", "-y", "-q", "--no-install-recommends", "gettext"],
+        ):
+            if subprocess.run(command, env=apt_env).returncode != 0:
+                break
+        else:
+            return True
+    print(
+        "msgfmt (gettext) not found: the translations are not compiled, the site speaks "
+        "English only and the tests that need German or French are skipped",
+        flush=True,
+    )
+    return False
+
+
+# Folders compilemessages must not walk into: others' translations, not the site's.
+NOT_OURS = (".venv", "var", "node_modules", "staticfiles", "test-results", ".git")
+
+
+def compile_messages(env: Mapping[str, str]) -> None:
+    """The site's translations (locale/<language>/LC_MESSAGES/django.po) compiled to the .mo
+    files Django reads. Those are built here, never committed."""
+    if ensure_gettext(env):
+        ignore = [argument for name in NOT_OURS for argument in ("--ignore", name)]
+        # The settings load without SECRET_KEY only with DEBUG on, as for `check`.
+        uv("run", "python", "manage.py", "compilemessages", "-v", "0", *ignore, env=check_env(env))
+
+
 def run() -> None:
     env = run_env(os.environ)
     uv("sync", "--locked", env=env)
+    compile_messages(env)
     uv("run", "python", "manage.py", "migrate", "--no-input", env=env)
     uv("run", "python", "manage.py", "ensure_demo_user", DEMO_EMAIL, DEMO_PASSWORD, env=env)
     url = f"http://127.0.0.1:{env['WEB_PORT']}/"
@@ -149,6 +191,7 @@ def with_workers(pytest_args: list[str]) -> list[str]:
 def test(pytest_args: list[str]) -> None:
     env = base_env()
     uv("sync", "--locked", env=env)
+    compile_messages(env)
     if selects_browser_tests(pytest_args):
         ensure_chromium(env)
     result = subprocess.run([UV, "run", "pytest", *with_workers(pytest_args)], cwd=ROOT, env=env)
@@ -158,6 +201,7 @@ def test(pytest_args: list[str]) -> None:
 def check() -> None:
     env = check_env(os.environ)
     uv("sync", "--locked", env=env)
+    compile_messages(env)
     uv("run", "ruff", "check", ".", env=env)
     uv("run", "ruff", "format", "--check", ".", env=env)
     uv("run", "python", "manage.py", "check", env=env)

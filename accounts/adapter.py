@@ -11,6 +11,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.http import HttpRequest, HttpResponse
 
 from accounts import outbox_kinds
+from accounts.languages import browser_language
 from outbox.delivery import schedule
 
 
@@ -48,6 +49,9 @@ class AccountAdapter(DefaultAccountAdapter):
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):
         # The name other players see, asked at sign-up (accounts.forms.SignupForm).
         user.display_name = form.cleaned_data.get("display_name") or user.display_name
+        # Issue 29: the site and its emails in the language the browser asked for (or the
+        # footer's switch chose); English if it named none of the site's.
+        user.language = browser_language(request)
         return super().save_user(request, user, form, commit=commit)
 
     def format_email_subject(self, subject: str) -> str:

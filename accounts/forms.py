@@ -39,7 +39,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "notify", "time_zone")
+        fields = ("display_name", "notify", "time_zone", "language")
         widgets = {
             "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
             "notify": forms.RadioSelect,

@@ -4,7 +4,7 @@ hanabi_site/urls.py)."""
 
 from django.urls import path
 
-from accounts import scoped, unsubscribe, views
+from accounts import languages, scoped, unsubscribe, views
 
 app_name = "accounts"
 
@@ -15,5 +15,6 @@ urlpatterns = [
     path("login/code/", views.RequestLoginCodeView.as_view(), name="request_login_code"),
     path("open/<str:token>/", scoped.open_scoped_link, name="scoped_link"),
     path("profile/", views.profile, name="profile"),
+    path("language/", languages.choose_language, name="language"),  # the footer's switch
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe_from_game_emails, name="unsubscribe"),
 ]

@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "accounts.scoped.scoped_pass_middleware",  # a game email's link: that game's pages only
     "allauth.account.middleware.AccountMiddleware",
     "lib.time_zones.user_time_zone_middleware",
+    "accounts.languages.language_middleware",  # issue 29: the profile's, or the browser's
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -220,6 +221,9 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The site's own translations (locale/<language>/LC_MESSAGES/django.po): compiled to .mo by
+# `python3 dev.py run|test|check` (manage.py compilemessages), never committed.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "static/"

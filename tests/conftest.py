@@ -136,6 +136,23 @@ def _static_files_collected(django_db_blocker):
             call_command("collectstatic", "--no-input", verbosity=0)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _translations_compiled():
+    """The German and French catalogues as the .po files say (tests/translations.py)."""
+    from tests.translations import compile_catalogues
+
+    compile_catalogues()
+
+
+@pytest.fixture
+def translated():
+    """For a test that needs German and French: skipped, saying why, without msgfmt."""
+    from tests.translations import TRANSLATED, compile_catalogues, is_current
+
+    if not all(is_current(language) for language in TRANSLATED) and not compile_catalogues():
+        pytest.skip("the translations are not compiled: msgfmt (Debian's gettext) is missing")
+
+
 @pytest.fixture(scope="session")
 def live_server():
     """pytest-django's live server, but serving static files as production does: whitenoise's

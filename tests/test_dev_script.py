@@ -1,6 +1,7 @@
 """dev.py, the newcomer's entry point: the environment it gives `run`, `check` and `test`."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -116,3 +117,61 @@ def test_an_existing_chromium_is_used_as_it_is(monkeypatch, tmp_path):
     monkeypatch.setattr(dev.subprocess, "run", commands)
     dev.ensure_chromium({"CHROMIUM_PATH": str(chromium)})
     assert commands.run == []
+
+
+def test_gettext_is_installed_with_apt_get_when_msgfmt_is_missing_and_root(monkeypatch, capsys):
+    commands = Commands()
+    monkeypatch.setattr(dev.subprocess, "run", commands)
+    monkeypatch.setattr(dev.os, "geteuid", lambda: 0, raising=False)
+    monkeypatch.setattr(dev.shutil, "which", lambda name: None if name == "msgfmt" else name)
+    assert dev.ensure_gettext({})
+    assert commands.run == [
+        ["apt-get", "update", "-q"],
+        ["apt-get", "install", "-y", "-q", "--no-install-recommends", "gettext"],
+    ]
+    assert "installing Debian's gettext" in capsys.readouterr().out
+
+
+def test_without_msgfmt_or_root_the_translations_are_not_compiled_and_the_run_says_so(
+    monkeypatch, capsys
+):
+    commands = Commands()
+    monkeypatch.setattr(dev.subprocess, "run", commands)
+    monkeypatch.setattr(dev.os, "geteuid", lambda: 1000, raising=False)
+    monkeypatch.setattr(dev.shutil, "which", lambda name: None if name == "msgfmt" else name)
+    monkeypatch.setattr(dev, "UV", "uv", raising=False)
+    dev.compile_messages({})
+    assert commands.run == []
+    assert "English only" in capsys.readouterr().out
+
+
+def test_the_translations_are_compiled_by_compilemessages_outside_the_venv(monkeypatch):
+    commands = Commands()
+    monkeypatch.setattr(dev.subprocess, "run", commands)
+    monkeypatch.setattr(dev.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(dev, "UV", "uv", raising=False)
+    dev.compile_messages({})
+    (command,) = commands.run
+    assert command[:5] == ["uv", "run", "python", "manage.py", "compilemessages"]
+    assert command[command.index(".venv") - 1] == "--ignore"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="msgfmt (gettext) is missing")
+def test_compilemessages_compiles_the_sites_catalogues(tmp_path):
+    """What dev.py runs, on a copy of the catalogues: a .mo for German and French."""
+    fresh = {key: value for key, value in os.environ.items() if key != "SECRET_KEY"}
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "locale", locale, ignore=shutil.ignore_patterns("*.mo", ".compiling"))
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "compilemessages", "-v", "0"],
+        cwd=tmp_path,
+        env=dev.check_env(fresh),
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert sorted(path.parent.parent.name for path in locale.glob("*/LC_MESSAGES/django.mo")) == [
+        "de",
+        "fr",
+    ]

@@ -18,6 +18,7 @@ def profile_form(**changes: str) -> dict[str, str]:
         "display_name": "Alice",
         "notify": "every_turn",
         "time_zone": "UTC",
+        "language": "en",
         **changes,
     }
 
