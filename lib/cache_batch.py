@@ -6,8 +6,8 @@ operations sent in one pipeline.
   connection pool per server and options, made once, instead of a client built for every
   operation and a pool for every cache object. redis-py's pool is thread-safe and makes
   itself afresh in a forked child.
-- `Batch`: gets, sets, adds, a version raised (never lowered) and a publication on a game's
-  push channel, queued, then sent at once: one round trip on Redis (a pipeline, not a
+- `Batch`: gets, sets, adds, a number raised (never lowered) and a publication on a pub/sub
+  channel (games/push.py's), queued, then sent at once: one round trip on Redis (a pipeline, not a
   transaction: each command stands alone, as they did one by one). On another cache (the
   embedded default's memory) the same operations run one by one.
 - `collected()`: while it is open, what `after_commit()` is given by a transaction's commit
@@ -22,7 +22,7 @@ command in it that fails, is logged; a read that failed reads as nothing.
 
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -111,9 +111,11 @@ class Batch:
         """Set the key to `number` unless it holds a number at least as high, atomically."""
         self.operations.append(("raise_to", (key, number, timeout), None))
 
-    def publish(self, game_id: int, version: int) -> None:
-        """games/push.py's announce: the game's new version to its open pages."""
-        self.operations.append(("publish", (game_id, version), None))
+    def publish(self, channel: str, message: int | str, otherwise: Callable[[], None]) -> None:
+        """PUBLISH on Redis's pub/sub, in the pipeline when this cache is the Redis of
+        settings.REDIS_URL; `otherwise()` is called instead (after the batch) when it is not
+        (games/push.py's announce: the embedded default's local channel)."""
+        self.operations.append(("publish", (channel, message, otherwise), None))
 
     def extend(self, other: "Batch") -> None:
         self.operations.extend(other.operations)
@@ -130,12 +132,10 @@ class Batch:
             self._send_one_by_one(operations)
 
     def _send_to_redis(self, operations) -> None:
-        from games import push
-
         cache = self.cache
         serializer = cache._cache._serializer
-        # The push channel is Redis's when the site's REDIS_URL is this cache's server.
-        publish_here = push.enabled() and cache._servers[0] == settings.REDIS_URL
+        # Pub/sub is the site's REDIS_URL's: this cache's server, or another.
+        publish_here = cache._servers[0] == settings.REDIS_URL
         separately = []
         sent = []
         with failing_cache_is_no_cache(
@@ -146,9 +146,9 @@ class Batch:
                 kind, args, _ = operation
                 if kind == "publish":
                     if not publish_here:
-                        separately.append(args)
+                        separately.append(args[2])
                         continue
-                    pipeline.publish(push.channel(args[0]), args[1])
+                    pipeline.publish(args[0], args[1])
                 elif kind == "get":
                     pipeline.get(cache.make_and_validate_key(args[0]))
                 elif kind == "set":
@@ -182,16 +182,14 @@ class Batch:
                         result.value = serializer.loads(reply)
                 elif kind == "add":
                     result.value = bool(reply)
-        for game_id, version in separately:
-            push.announce(game_id, version)
+        for otherwise in separately:
+            otherwise()
 
     def _send_one_by_one(self, operations) -> None:
-        from games import push
-
         cache = self.cache
         for kind, args, result in operations:
             if kind == "publish":
-                push.announce(*args)
+                args[2]()
                 continue
             with failing_cache_is_no_cache(log, "the cache failed (%s %s)", kind, args[0]):
                 if kind == "get":

@@ -26,6 +26,7 @@ from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.db import transaction
 from django.db.models import F
 
+from games import push
 from games.models import Game
 from lib.cache_batch import Batch, after_commit
 from lib.cache_failures import failing_cache_is_no_cache
@@ -65,7 +66,10 @@ def changed(game_id: int, version: int) -> None:
     `lib.cache_batch.collected()` block holds them (a move's)."""
     batch = Batch()
     publish(game_id, version, batch)
-    batch.publish(game_id, version)
+    if push.enabled():
+        batch.publish(
+            push.channel(game_id), version, otherwise=lambda: push.announce(game_id, version)
+        )
     after_commit(batch)
 
 
