@@ -40,7 +40,7 @@ def test_the_cache_has_one_client_per_process():
     assert other._cache.get_client() is cache._cache.get_client(write=True)
 
 
-def test_a_cached_turn_page_makes_two_round_trips(client, alice, bob, round_trips):
+def test_a_cached_turn_page_makes_three_round_trips(client, alice, bob, round_trips):
     game = start_game(alice, bob, turn_time_limit=24)
     client.force_login(user_at(game, game.current_seat))
     url = f"/games/{game.pk}/"
