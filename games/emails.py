@@ -8,9 +8,12 @@ from datetime import datetime
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.game_email import may_receive_game_email
+from accounts.languages import supported
 from accounts.models import User
 from accounts.scoped import scoped_url
 from accounts.unsubscribe import unsubscribe_url
@@ -22,6 +25,7 @@ from games.reply_address import reply_address
 from games.services.announce import notify_delay
 from games.table_context import clue_badges
 from games.text_commands import example_commands
+from games.wording import colour_name, entry_sentence, options_text, outcome_in_words
 from lib.emails import send_email
 from lib.time_zones import zone_named
 from outbox.models import Outbox
@@ -45,16 +49,20 @@ def send_invitation(row: Outbox) -> None:
     context = {
         "game": game,
         "inviter": invitation.invited_by,
-        "options_text": game.game_options.describe(),
         "join_url": settings.SITE_URL + join_path,
     }
     member = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
     if member is None or not may_receive_game_email(member):
         # No account (or one whose owner never confirmed the address), so no preferences
-        # to point at: the email says why it came.
-        send_email("games/invitation", invitation.email, context)
+        # to point at: the email says why it came. In the inviter's language, the only one
+        # known (issue 29).
+        with in_language_of(invitation.invited_by):
+            context["options_text"] = options_text(game.game_options)
+            send_email("games/invitation", invitation.email, context)
     elif member.notify != User.Notify.NONE:
-        send_game_email("invitation", member, context)
+        with in_language_of(member):
+            context["options_text"] = options_text(game.game_options)
+            send_game_email("invitation", member, context)
 
 
 def send_game_email(kind: str, user: User, context: dict, headers: dict | None = None) -> None:
@@ -80,9 +88,16 @@ def send_game_email(kind: str, user: User, context: dict, headers: dict | None =
         "List-Unsubscribe": f"<{unsubscribe}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
-    # Deadlines in the email are shown in the recipient's time zone, as on the site.
-    with timezone.override(zone_named(user.time_zone)):
+    # Deadlines in the email are shown in the recipient's time zone, as on the site, and
+    # everything in the recipient's language (issue 29), whoever's action sent it.
+    with timezone.override(zone_named(user.time_zone)), in_language_of(user):
         send_email(f"games/{kind}", user.email, context, headers=headers)
+
+
+def in_language_of(user: User) -> translation.override:
+    """Inside, everything is said in `user`'s language: a whole email, including what its
+    context says in words (turn_context's), must be made inside."""
+    return translation.override(supported(user.language))
 
 
 def _wants_turn_emails(seat: Seat) -> bool:
@@ -102,6 +117,7 @@ def turn_context(game: Game, seat: Seat) -> dict:
     names = game.seat_names()
     state = game.load_state()
     view = view_for(state, seat.position, names)
+    view["options_text"] = options_text(state.options)  # in the reader's language
     automatic = set(game.moves.exclude(made_by=MadeBy.PLAYER).values_list("turn", flat=True))
     previous_own = [e.turn for e in state.events if e.seat == seat.position]
     since = previous_own[-1] if previous_own else -1
@@ -111,8 +127,12 @@ def turn_context(game: Game, seat: Seat) -> dict:
     for entry in view["history"]:
         if entry["turn"] > since:
             made_by_rule = entry["type"] != "rearrange" and entry["turn"] in automatic
-            entry = {**entry, "automatic": made_by_rule}
-            prefix = "- (automatic) " if entry["automatic"] else "- "
+            entry = {
+                **entry,
+                "automatic": made_by_rule,
+                "text": entry_sentence(entry, state, names),
+            }
+            prefix = "- " + _("(automatic)") + " " if entry["automatic"] else "- "
             entry["lines"] = _wrap(prefix + entry["text"], "  ")
             recent.append(entry)
     last_own_move = (
@@ -144,6 +164,7 @@ def turn_context(game: Game, seat: Seat) -> dict:
         and seat.user_id is not None
     )
     current = view["current_seat"]
+    discards_label = _("Discards:") + " "
     return {
         "game": game,
         "view": view,
@@ -151,16 +172,22 @@ def turn_context(game: Game, seat: Seat) -> dict:
         "said": said,
         "said_lines": said_lines,
         "fireworks": [
-            {**firework, **_suit_style(firework["suit"])} for firework in view["fireworks"]
+            {
+                **firework,
+                **_suit_style(firework["suit"]),
+                "suit_name": colour_name(firework["suit"]),
+            }
+            for firework in view["fireworks"]
         ],
+        "figures_text": _figures_text(view),
         "discards": discards,
         "discards_lines": _wrap(
-            "Discards: "
+            discards_label
             + (
                 " · ".join(" ".join(card["code"] for card in group["cards"]) for group in discards)
-                or "none"
+                or _("none")
             ),
-            " " * len("Discards: "),
+            " " * len(discards_label),
         ),
         "others": others,
         "own": own,
@@ -170,8 +197,45 @@ def turn_context(game: Game, seat: Seat) -> dict:
         "reply_to": (
             reply_address(game.pk, seat.position, game.turn, seat.user_id) if my_turn else None
         ),
-        "examples": example_commands(view) if my_turn else [],
+        # The commands in the reader's language (all three are read in any reply).
+        "examples": example_commands(view, language=translation.get_language()) if my_turn else [],
+        "command_forms": command_forms(),
     }
+
+
+def command_forms() -> list[str]:
+    """The forms of the commands, in the active language, as the turn email lists them."""
+    return [
+        _("play N"),
+        _("discard N"),
+        _("clue <name or seat> <colour or rank>"),
+        _("help"),
+        _("chat: <text>"),
+    ]
+
+
+def _figures_text(view: dict) -> str:
+    """ "Clue tokens 8/8 · Fuses 3/3 · Deck 35", and the turns left in the last round."""
+    text = _(
+        "Clue tokens %(clues)s/%(max_clues)s · Fuses %(fuses)s/%(max_fuses)s · Deck %(deck)s"
+    ) % {
+        "clues": view["clue_tokens"],
+        "max_clues": view["max_clue_tokens"],
+        "fuses": view["fuses_left"],
+        "max_fuses": view["fuses"],
+        "deck": view["deck_size"],
+    }
+    left = view.get("turns_left")
+    if left is not None:
+        text += " · " + ngettext(
+            "last round: %(count)d turn left", "last round: %(count)d turns left", left
+        ) % {"count": left}
+    return text
+
+
+def _clue_names(values: list[str]) -> list[str]:
+    """A card's clues in words of the active language: colours by name, ranks as digits."""
+    return [colour_name(value) for value in values]
 
 
 # Lines of the text part fit a phone held upright, and a monospace font.
@@ -207,7 +271,7 @@ def _other_hand(hand: dict) -> dict:
     it and its text cell ("2 G1 (green)")."""
     cards = []
     for card in hand["cards"]:
-        touched, _missed = clue_badges(card)
+        touched = _clue_names(clue_badges(card)[0])
         cell = f"{card['slot']} {card['code']}"
         if touched:
             cell += f" ({', '.join(touched)})"
@@ -215,7 +279,7 @@ def _other_hand(hand: dict) -> dict:
             {
                 **card,
                 **_suit_style(card["suit"]),
-                "name": f"{card['suit']} {card['rank']}",
+                "name": f"{colour_name(card['suit'])} {card['rank']}",
                 "letter": card["code"][0],
                 "touched_by": touched,
                 "cell": cell,
@@ -239,7 +303,7 @@ def _label_hands(hands: list[dict]) -> None:
             elif index:
                 line += "   "
             line += cell
-        lines.append(line.rstrip() if hand["cards"] else label + " no cards")
+        lines.append(line.rstrip() if hand["cards"] else label + " " + _("no cards"))
         hand["lines"] = lines
 
 
@@ -248,14 +312,12 @@ def _own_hand(hand: dict, num_suits: int) -> dict:
     identity: the view has none for one's own cards."""
     cards = []
     for card in hand["cards"]:
-        touched, missed = clue_badges(card)
-        knows = "; ".join(
-            part
-            for part in (", ".join(touched), ", ".join(f"not {value}" for value in missed))
-            if part
-        )
+        touched, missed = (_clue_names(values) for values in clue_badges(card))
+        nots = [_("not %(value)s") % {"value": value} for value in missed]
+        knows = "; ".join(part for part in (", ".join(touched), ", ".join(nots)) if part)
+        clued = _("clued %(values)s") % {"values": ", ".join(touched)} if touched else ""
         could_be = _could_be(list(card.get("possible_counted", {})), num_suits)
-        text = f"{card['slot']:>3}  {knows or 'no clues'}: {could_be}"
+        text = f"{card['slot']:>3}  {knows or _('no clues')}: {could_be}"
         cards.append(
             {
                 "id": card["id"],
@@ -264,6 +326,9 @@ def _own_hand(hand: dict, num_suits: int) -> dict:
                 "touched_by": touched,
                 "missed_by": missed,
                 "knows": knows,
+                # The HTML part's words: "clued red, 3; not 1, not blue".
+                "knows_html": "; ".join(part for part in (clued, ", ".join(nots)) if part)
+                or _("no clues"),
                 "could_be": could_be,
                 "lines": _wrap(text, "      "),
             }
@@ -286,29 +351,33 @@ def _could_be(codes: list[str], num_suits: int) -> str:
     every = [f"{letter}{rank}" for letter in letters for rank in RANKS]
     possible = [code for code in every if code in codes]
     if not possible:
-        return "can be ?"  # never: a card's own identity always has an unseen copy
+        return _("can be %(cards)s") % {"cards": "?"}  # never: its own copy is unseen
     if len(possible) == len(every):
-        return "any card"
+        return _("any card")
     excluded = [code for code in every if code not in possible]
     if len(excluded) <= 4 < len(possible):
-        return "any card but " + " ".join(excluded)
+        return _("any card but %(cards)s") % {"cards": " ".join(excluded)}
     if len(possible) <= 6:
-        return "can be " + " ".join(possible)
+        return _("can be %(cards)s") % {"cards": " ".join(possible)}
     colours = [letter for letter in letters if any(code[0] == letter for code in possible)]
     ranks = [rank for rank in RANKS if any(code[1] == str(rank) for code in possible)]
     product = [f"{letter}{rank}" for letter in colours for rank in ranks]
     missing = [code for code in product if code not in possible]
     if len(missing) <= 3:
-        colours_text = "any colour" if len(colours) == num_suits else " ".join(colours)
-        ranks_text = "any rank" if len(ranks) == len(RANKS) else "rank " + " ".join(map(str, ranks))
-        text = f"can be {colours_text}, {ranks_text}"
-        return text + (f"; not {' '.join(missing)}" if missing else "")
+        colours_text = _("any colour") if len(colours) == num_suits else " ".join(colours)
+        ranks_text = (
+            _("any rank")
+            if len(ranks) == len(RANKS)
+            else _("rank %(ranks)s") % {"ranks": " ".join(map(str, ranks))}
+        )
+        text = _("can be %(cards)s") % {"cards": f"{colours_text}, {ranks_text}"}
+        return text + ("; " + _("not %(value)s") % {"value": " ".join(missing)} if missing else "")
     groups = []
     for letter in letters:
         ranks = [int(code[1]) for code in possible if code[0] == letter]
         if ranks:
             groups.append(letter + _ranks_text(ranks))
-    return "can be " + " ".join(groups)
+    return _("can be %(cards)s") % {"cards": " ".join(groups)}
 
 
 def _ranks_text(ranks: list[int]) -> str:
@@ -343,7 +412,8 @@ def _discards(view: dict, num_suits: int) -> list[dict]:
                     "suit": suit,
                     "letter": letter,
                     "cards": [
-                        {**card, **style, "name": f"{suit} {card['rank']}"} for card in cards
+                        {**card, **style, "name": f"{colour_name(suit)} {card['rank']}"}
+                        for card in cards
                     ],
                 }
             )
@@ -371,8 +441,9 @@ def send_your_turn(row: Outbox) -> None:
     if seat.last_seen_at and timezone.now() - seat.last_seen_at < notify_delay():
         # The player is looking at the game: ask again later, and send if they leave.
         raise Retry(notify_delay())
-    context = turn_context(game, seat)
-    send_game_email("your_turn", seat.user, context, headers=_reply_headers(context))
+    with in_language_of(seat.user):
+        context = turn_context(game, seat)
+        send_game_email("your_turn", seat.user, context, headers=_reply_headers(context))
 
 
 @handler(outbox_kinds.REMINDER)
@@ -384,8 +455,9 @@ def send_reminder(row: Outbox) -> None:
     deadline = datetime.fromisoformat(row.payload["deadline"])
     if game.turn_deadline != deadline:
         return  # paused, resumed or extended since: another reminder was scheduled
-    context = turn_context(game, seat)
-    send_game_email("reminder", seat.user, context, headers=_reply_headers(context))
+    with in_language_of(seat.user):
+        context = turn_context(game, seat)
+        send_game_email("reminder", seat.user, context, headers=_reply_headers(context))
 
 
 @handler(outbox_kinds.GAME_OVER)
@@ -396,13 +468,15 @@ def send_game_over(row: Outbox) -> None:
         return
     state = game.load_state()
     replay_path = reverse("games:replay", args=[game.pk, game.turn])
+    with in_language_of(seat.user):
+        outcome = outcome_in_words(game.outcome(state), state, game.seat_names())
     send_game_email(
         "game_over",
         seat.user,
         {
             "game": game,
             "names": game.seat_names(),
-            "outcome": game.outcome(state),
+            "outcome": outcome,
             "replay_url": game_link(seat.user, game, replay_path),
         },
     )
@@ -416,5 +490,6 @@ def send_digest(row: Outbox) -> None:
     games = list(Game.objects.waiting_on(user))
     if not games:
         return
-    links = [(game, game_link(user, game)) for game in games]
-    send_game_email("digest", user, {"links": links})
+    with in_language_of(user):
+        links = [(game, game_link(user, game), options_text(game.game_options)) for game in games]
+        send_game_email("digest", user, {"links": links})

@@ -1,5 +1,6 @@
 """The command language of a reply to a your-turn email: "play 3", "clue Bob red", "help",
-"chat: ...". Pure Python on the engine's per-seat view (``games.engine.view_for``): no Django.
+"chat: ...". Pure Python on the engine's per-seat view (``games.engine.view_for``): of Django,
+only gettext, for the wording of its refusals and help in the active language.
 
 It only resolves words into an engine action (slot -> card id, name -> seat, word -> colour
 or rank). Whether the move is legal now is the engine's business when the move is applied,
@@ -13,7 +14,7 @@ The commands of English, German and French are all read, whatever the reader's l
 (issue 29): "spiele 3", "wirf 1 ab", "hinweis Bob rot", "joue 3", "défausse 1", "indice Bob
 rouge", "hilfe", "aide". The few words that mean different things in different languages
 (the colour letters "b" and "g") are read in the reader's language, which the caller passes;
-the refusals' wording stays English for now.
+the refusals, summaries and help are worded in the active language (translation.override).
 
     reply = read_reply("Play 3.\\nchat: sorry!", view)   # NotUnderstood(reason) if not
     reply.action   # {"type": "play", "card_id": 7}; reply.summary == "play slot 3"
@@ -26,11 +27,18 @@ import string
 import unicodedata
 from dataclasses import dataclass, field
 
+from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext as _
+
 from games.engine import SUIT_LETTERS, SUITS
 
 MULTICOLOUR = SUITS[5]
 LANGUAGES = ("en", "de", "fr")
-LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French"}
+LANGUAGE_NAMES = {
+    "en": gettext_noop("English"),
+    "de": gettext_noop("German"),
+    "fr": gettext_noop("French"),
+}
 # Around a word, not inside it: "#3", "3.", "Bob:", "“red”" read as 3, Bob, red.
 PUNCTUATION = string.punctuation + "“”‘’«»…–—"
 CHAT = re.compile(r"^\s*chat\s*:", re.IGNORECASE)
@@ -249,12 +257,19 @@ def _lookup(kind: str, word: str, language: str):
     if language in meanings:
         return meanings[language]
     listed = " and ".join(
-        f"{meaning} in {LANGUAGE_NAMES[other]}" for other, meaning in meanings.items()
+        _("%(meaning)s in %(language)s")
+        % {"meaning": _shown(meaning), "language": _(LANGUAGE_NAMES[other])}
+        for other, meaning in meanings.items()
     )
-    raise NotUnderstood(f"“{word}” is {listed}: write the {KINDS[kind]}'s name.")
+    raise NotUnderstood(_(WRITE_THE_NAME[kind]) % {"word": word, "meanings": listed})
 
 
-KINDS = {"colours": "colour", "ranks": "rank", "verbs": "command", "separable": "command"}
+WRITE_THE_NAME = {
+    "colours": gettext_noop("“%(word)s” is %(meanings)s: write the colour's name."),
+    "ranks": gettext_noop("“%(word)s” is %(meanings)s: write the rank's name."),
+    "verbs": gettext_noop("“%(word)s” is %(meanings)s: write the command's name."),
+    "separable": gettext_noop("“%(word)s” is %(meanings)s: write the command's name."),
+}
 
 
 @dataclass(frozen=True)
@@ -305,7 +320,7 @@ def read_reply(text: str, view: dict, language: str | None = "en") -> Reply:
     if not commands:
         if chat:
             return Reply(action=None, summary="", wants_help=False, chat=chat)
-        raise NotUnderstood("The reply was empty.")
+        raise NotUnderstood(_("The reply was empty."))
     # Only the first line counts: what follows is often a signature the parser missed.
     line = commands[0]
     words = _words(line)
@@ -334,7 +349,7 @@ def _verb(words: list[str], line: str, language: str) -> tuple[str, list[str]]:
     """The verb of the command ("play", "discard", "clue") and the words after it, without
     the particle of a German separable verb ("wirf 1 ab")."""
     if not words:
-        raise NotUnderstood(f"{_quoted(line)} is not a command. Reply “help” for the commands.")
+        raise NotUnderstood(_not_a_command(line))
     first, args = words[0], words[1:]
     verb = _lookup("verbs", first, language)
     separable = _lookup("separable", first, language)
@@ -346,12 +361,33 @@ def _verb(words: list[str], line: str, language: str) -> tuple[str, list[str]]:
         elif needed:
             particle = sorted(particles)[0]
             raise NotUnderstood(
-                f"{_quoted(line)} is not a command: write “{first}”, a slot number and "
-                f"“{particle}”, as in “{first} 1 {particle}”."
+                _(
+                    "%(line)s is not a command: write “%(verb)s”, a slot number and "
+                    "“%(particle)s”, as in “%(verb)s 1 %(particle)s”."
+                )
+                % {"line": _quoted(line), "verb": first, "particle": particle}
             )
     if verb is None:
-        raise NotUnderstood(f"{_quoted(line)} is not a command. Reply “help” for the commands.")
+        raise NotUnderstood(_not_a_command(line))
     return verb, args
+
+
+def _not_a_command(line: str) -> str:
+    return _("%(line)s is not a command. Reply “%(help)s” for the commands.") % {
+        "line": _quoted(line),
+        "help": _("help"),
+    }
+
+
+def _active() -> str:
+    """The language the refusals and help are worded in (the active one)."""
+    return reader_language(get_language())
+
+
+def _shown(meaning: object) -> str:
+    """A colour (a suit's key) in the active language's word; anything else as it is."""
+    names = VOCABULARIES[_active()].colour_names
+    return names.get(meaning, str(meaning)) if isinstance(meaning, str) else str(meaning)
 
 
 def _quoted(line: str) -> str:
@@ -401,26 +437,43 @@ def _card(
     # isdecimal, not isdigit: "²" is a digit that int() does not read.
     if len(args) != 1 or not args[0].isdecimal():
         raise NotUnderstood(
-            f"{_quoted(line)} is not a command: write “{written}” and a slot number, as in "
-            f"“{_card_command(written, 1, language)}”."
+            _("%(line)s is not a command: write “%(verb)s” and a slot number, as in “%(example)s”.")
+            % {
+                "line": _quoted(line),
+                "verb": written,
+                "example": _card_command(written, 1, language),
+            }
         )
     slot = int(args[0])
     if not cards:
-        raise Impossible(f"You have no cards to {verb}.")
+        raise Impossible(
+            _("You have no cards to play.")
+            if verb == "play"
+            else _("You have no cards to discard.")
+        )
     if not 1 <= slot <= len(cards):
         raise Impossible(
-            f"There is no slot {slot}: your hand has one card, in slot 1."
+            _("There is no slot %(slot)s: your hand has one card, in slot 1.") % {"slot": slot}
             if len(cards) == 1
-            else f"There is no slot {slot}: your hand has slots 1 to {len(cards)}."
+            else _("There is no slot %(slot)s: your hand has slots 1 to %(size)s.")
+            % {"slot": slot, "size": len(cards)}
         )
     if not now and _rearranged_this_turn(view):
         raise Impossible(
-            f"Your hand was rearranged during this turn, so slot {slot} may not hold the card "
-            f"you saw there. Your hand as it is now is below: to {verb} the card that is in "
-            f"slot {slot} now, reply “{_card_command(written, slot, language, now=True)}”."
+            _(
+                "Your hand was rearranged during this turn, so slot %(slot)s may not hold the "
+                "card you saw there. Your hand as it is now is below: to %(verb)s the card that "
+                "is in slot %(slot)s now, reply “%(command)s”."
+            )
+            % {
+                "slot": slot,
+                "verb": _("play") if verb == "play" else _("discard"),
+                "command": _card_command(written, slot, language, now=True),
+            }
         )
     card_id = next(card["id"] for card in cards if card["slot"] == slot)
-    return {"type": verb, "card_id": card_id}, f"{verb} slot {slot}"
+    summary = _("play slot %(slot)s") if verb == "play" else _("discard slot %(slot)s")
+    return {"type": verb, "card_id": card_id}, summary % {"slot": slot}
 
 
 def _rearranged_this_turn(view: dict) -> bool:
@@ -439,14 +492,20 @@ def _clue(args: list[str], line: str, view: dict, language: str) -> tuple[dict, 
         args = args[1:]
     if len(args) < 2:
         raise NotUnderstood(
-            f"{_quoted(line)} is not a command: a clue names a player, then a colour or a "
-            f"rank, as in “{_words(line)[0]} {_example_target(view)} 1”."
+            _(
+                "%(line)s is not a command: a clue names a player, then a colour or a rank, "
+                "as in “%(example)s”."
+            )
+            % {"line": _quoted(line), "example": f"{_words(line)[0]} {_example_target(view)} 1"}
         )
     target = _player(" ".join(args[:-1]), view)
     value = _value(args[-1], view, language)
     action = {"type": "clue", "target": target, **value}
-    shown = value.get("colour") or f"{value.get('rank')}s"
-    return action, f"clue {_name(view, target)}: {shown}"
+    if "colour" in value:
+        shown = _shown(value["colour"])
+    else:
+        shown = _("%(rank)ss") % {"rank": value["rank"]}
+    return action, _("clue %(player)s: %(value)s") % {"player": _name(view, target), "value": shown}
 
 
 def _name(view: dict, seat: int) -> str:
@@ -470,12 +529,13 @@ def _player(text: str, view: dict) -> int:
         if len(others) == 1:
             return others[0]
         if len(others) > 1:
-            listed = " or ".join(f"{_name(view, s)} (seat {s + 1})" for s in others)
+            listed = _(" or ").join(_seat_text(view, s) for s in others)
             raise NotUnderstood(
-                f"“{text}” could be {listed}: write more of the name, or the seat number."
+                _("“%(text)s” could be %(players)s: write more of the name, or the seat number.")
+                % {"text": text, "players": listed}
             )
         if matches:
-            raise Impossible("You cannot clue yourself.")
+            raise Impossible(_("You cannot clue yourself."))
         return None
 
     exact = pick([seat for seat, name in names.items() if name == text])
@@ -485,23 +545,43 @@ def _player(text: str, view: dict) -> int:
     if number:
         seat = int(number.group(1)) - 1
         if not 0 <= seat < view["players"]:
-            raise Impossible(f"There is no seat {seat + 1}: the seats are 1 to {view['players']}.")
+            raise Impossible(
+                _("There is no seat %(seat)s: the seats are 1 to %(players)s.")
+                % {"seat": seat + 1, "players": view["players"]}
+            )
         if seat == me:
-            raise Impossible("You cannot clue yourself.")
+            raise Impossible(_("You cannot clue yourself."))
         return seat
     prefix = pick([seat for seat, name in names.items() if name.startswith(text)])
     if prefix is not None:
         return prefix
-    raise Impossible(f"There is no player “{text}”: the others are {_players_text(view)}.")
+    raise Impossible(
+        _("There is no player “%(text)s”: the others are %(players)s.")
+        % {"text": text, "players": _players_text(view)}
+    )
+
+
+def _seat_text(view: dict, seat: int) -> str:
+    return _("%(name)s (seat %(seat)s)") % {"name": _name(view, seat), "seat": seat + 1}
 
 
 def _players_text(view: dict) -> str:
-    return ", ".join(f"{_name(view, seat)} (seat {seat + 1})" for seat in _others(view))
+    return ", ".join(_seat_text(view, seat) for seat in _others(view))
+
+
+def _letter(colour: str, language: str) -> str:
+    """The letter (or two) that names ``colour`` in ``language``: "R"; "GR" for grün."""
+    if language == "en":
+        return SUIT_LETTERS[SUITS.index(colour)]
+    own = VOCABULARIES[language].colours
+    letters = [word for word, suit in own.items() if suit == colour and len(word) <= 2]
+    return min(letters, key=len).upper() if letters else SUIT_LETTERS[SUITS.index(colour)]
 
 
 def _colours_text(view: dict) -> str:
+    language = _active()
     return ", ".join(
-        f"{colour} ({SUIT_LETTERS[SUITS.index(colour)]})" for colour in view["clue_colours"]
+        f"{_shown(colour)} ({_letter(colour, language)})" for colour in view["clue_colours"]
     )
 
 
@@ -512,20 +592,23 @@ def _value(word: str, view: dict, language: str) -> dict:
     rank = int(number.group(1)) if number else _lookup("ranks", word, language)
     if rank is not None:
         if not 1 <= rank <= 5:
-            raise Impossible(f"There is no rank {rank}: the ranks are 1 to 5.")
+            raise Impossible(_("There is no rank %(rank)s: the ranks are 1 to 5.") % {"rank": rank})
         return {"rank": rank}
     colour = _lookup("colours", word, language)
     if colour is None and word.endswith("s"):
         colour = _lookup("colours", word.removesuffix("s"), language)
     if colour is None:
         raise NotUnderstood(
-            f"“{word}” is not a colour or a rank: the clue colours are {_colours_text(view)}; "
-            "the ranks are 1 to 5."
+            _(
+                "“%(word)s” is not a colour or a rank: the clue colours are %(colours)s; "
+                "the ranks are 1 to 5."
+            )
+            % {"word": word, "colours": _colours_text(view)}
         )
     if colour not in view["clue_colours"]:
         raise Impossible(
-            f"{colour} is not a clue colour in this game: the clue colours are "
-            f"{_colours_text(view)}."
+            _("%(colour)s is not a clue colour in this game: the clue colours are %(colours)s.")
+            % {"colour": _shown(colour), "colours": _colours_text(view)}
         )
     return {"colour": colour}
 
@@ -582,39 +665,59 @@ def _example_target(view: dict) -> str:
 
 
 def command_help(view: dict, *, chat_open: bool | None = None) -> str:
-    """The commands, for this game: the viewer's slots, the other players, the colours.
+    """The commands, for this game: the viewer's slots, the other players, the colours, in
+    the active language (its command words; every language's are read).
     ``chat_open``: whether the game's table talk is open now (None: say it depends)."""
+    language = _active()
+    words = VOCABULARIES[language]
     size = len(_own_cards(view))
-    slots = f"slot 1 to {size}" if size else "you have no cards now"
+    slots = _("slot 1 to %(size)s") % {"size": size} if size else _("you have no cards now")
     target = _example_target(view)
-    colour = view["clue_colours"][0]
+    colour = words.colour_names[view["clue_colours"][0]]
     if chat_open is None:
-        chat = "goes to the table talk, if this game allows it during play"
+        chat = _("goes to the table talk, if this game allows it during play")
     elif chat_open:
-        chat = "goes to the table talk"
+        chat = _("goes to the table talk")
     else:
-        chat = "is not sent: this game's table talk is closed during play"
+        chat = _("is not sent: this game's table talk is closed during play")
+    play, discard, clue = words.play, words.discard, words.clue
+    help_word = _("help")  # the command word: "hilfe", "aide"
     lines = [
-        "Reply with one command on the first line of your reply:",
-        f"  play N      play the card in slot N of your hand ({slots}; slot 1 is the newest, "
-        "on the left)",
-        "  discard N   discard the card in slot N",
+        _("Reply with one command on the first line of your reply:"),
+        f"  {play} N".ljust(14)
+        + _("play the card in slot N of your hand (%(slots)s; slot 1 is the newest, on the left)")
+        % {"slots": slots},
+        f"  {discard} N".ljust(14) + _("discard the card in slot N"),
         *(
             [
-                "  (if you rearranged your hand during this turn, add “now”: “play 2 now” "
-                "plays the card in slot 2 as your hand is now)"
+                _(
+                    "  (if you rearranged your hand during this turn, add “%(now)s”: “%(example)s” "
+                    "plays the card in slot 2 as your hand is now)"
+                )
+                % {"now": words.now, "example": f"{play} 2 {words.now}"}
             ]
             if view["options"].get("rearrange")
             else []
         ),
-        f"  clue PLAYER VALUE   e.g. “clue {target} {colour}” or “clue {target} 3”",
-        f"    PLAYER: a name (its first letters are enough if no one else's start the same) "
-        f"or a seat number: {_players_text(view)}",
-        f"    VALUE: a colour, by name or letter: {_colours_text(view)}; or a rank, 1 to 5",
-        "  help        this list and the table again",
-        f"  chat: TEXT  on a line of its own, after the command or alone: TEXT {chat}",
+        f"  {clue} "
+        + _("PLAYER VALUE   e.g. “%(colour_clue)s” or “%(rank_clue)s”")
+        % {"colour_clue": f"{clue} {target} {colour}", "rank_clue": f"{clue} {target} 3"},
+        _(
+            "    PLAYER: a name (its first letters are enough if no one else's start the same) "
+            "or a seat number: %(players)s"
+        )
+        % {"players": _players_text(view)},
+        _("    VALUE: a colour, by name or letter: %(colours)s; or a rank, 1 to 5")
+        % {"colours": _colours_text(view)},
+        f"  {help_word}".ljust(14) + _("this list and the table again"),
+        "  chat: "
+        + _("TEXT  on a line of its own, after the command or alone: TEXT %(chat)s")
+        % {"chat": chat},
     ]
-    examples = example_commands(view)
+    examples = example_commands(view, language=language)
     if examples:
-        lines.append("For example: " + ", ".join(f"“{example}”" for example in examples) + ".")
+        lines.append(
+            _("For example: %(examples)s.")
+            % {"examples": ", ".join(f"“{example}”" for example in examples)}
+        )
     return "\n".join(lines)

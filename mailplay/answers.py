@@ -8,11 +8,13 @@ user's gets a short note to that user and no table: a forwarded turn email is no
 the game, and nothing goes to an unverified From.
 """
 
+from django.utils.translation import gettext_lazy as _
+
 from accounts.game_email import may_receive_game_email
 from accounts.models import User
-from games.emails import send_game_email, turn_context
-from games.engine import event_dict
+from games.emails import in_language_of, send_game_email, turn_context
 from games.text_commands import command_help
+from games.wording import event_sentence, outcome_in_words
 from lib.emails import send_email
 from mailplay import outbox_kinds
 from mailplay.models import InboundMessage
@@ -21,12 +23,12 @@ from outbox.models import Outbox
 from outbox.registry import handler
 
 SUBJECTS = {
-    Answer.MOVED: "your move is made",
-    Answer.REFUSED: "no move was made",
-    Answer.HELP: "the table and the commands",
-    Answer.CHATTED: "your message",
-    Answer.NOT_UNDERSTOOD: "your reply was not understood",
-    Answer.PASSED: "that turn has passed",
+    Answer.MOVED: _("your move is made"),
+    Answer.REFUSED: _("no move was made"),
+    Answer.HELP: _("the table and the commands"),
+    Answer.CHATTED: _("your message"),
+    Answer.NOT_UNDERSTOOD: _("your reply was not understood"),
+    Answer.PASSED: _("that turn has passed"),
 }
 
 
@@ -39,14 +41,21 @@ def send_answer(row: Outbox) -> None:
     if answer == Answer.WRONG_SENDER:
         _send_unverified_note(message, seat.user)
         return
+    # The seat's player's language (issue 29): the outcome was written in it (processing).
+    with in_language_of(seat.user):
+        _send_answer(message, answer, seat)
+
+
+def _send_answer(message: InboundMessage, answer: str, seat) -> None:
+    game = message.game
     thread = _thread_headers(message)
     context = turn_context(game, seat)
     context.update(
         answer=answer,
-        subject_text=SUBJECTS[answer],
+        subject_text=str(SUBJECTS[answer]),
         outcome=message.outcome,
         move_text=_move_text(game, message.turn, context) if answer == Answer.MOVED else "",
-        final=game.outcome(game.load_state()) if game.is_finished() else None,
+        final=_final(game) if game.is_finished() else None,
         command_help=(
             command_help(context["view"], chat_open=game.chat_open())
             if answer in (Answer.HELP, Answer.NOT_UNDERSTOOD) and context["examples"]
@@ -69,7 +78,8 @@ def _send_unverified_note(message: InboundMessage, player: User | None) -> None:
     if player is None or not may_receive_game_email(player):
         return  # the seat went to a bot since, or the address is not confirmed: no one to tell
     context = {"outcome": message.outcome, "game": message.game, "turn": message.turn}
-    send_email("mailplay/wrong_sender", player.email, context, headers=_AUTOMATIC)
+    with in_language_of(player):
+        send_email("mailplay/wrong_sender", player.email, context, headers=_AUTOMATIC)
 
 
 # RFC 3834: an out-of-office robot does not answer an answer.
@@ -86,10 +96,17 @@ def _thread_headers(message: InboundMessage) -> dict:
 
 
 def _move_text(game, turn: int, context: dict) -> str:
-    """The history line of the move this reply made ("Ann plays R3 from slot 2 …")."""
+    """The history line of the move this reply made ("Ann plays red 3 (slot 2)"), in the
+    active language."""
     state = game.load_state()
     names = context["view"]["names"]
     for event in state.events:
         if event.turn == turn:
-            return event_dict(event, state, names)["text"]
+            return event_sentence(event, state, names)
     return ""
+
+
+def _final(game) -> dict:
+    """How the game ended, in the active language."""
+    state = game.load_state()
+    return outcome_in_words(game.outcome(state), state, game.seat_names())

@@ -22,8 +22,10 @@ from email.header import decode_header, make_header
 from email.message import EmailMessage
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
+from accounts.languages import supported
 from games.engine import view_for
 from games.errors import GameError, StaleMove
 from games.models import Game, Seat
@@ -177,6 +179,13 @@ def decide(message: InboundMessage) -> Outcome:
     if seat is None or not is_genuine(scope, mac, seat.user_id):
         return ignored(message, "a forged or altered reply address")
     message.game, message.seat, message.turn = seat.game, scope.seat, scope.turn
+    # What the answer says, in the seat's player's language (issue 29): the outcome is
+    # stored as the answer will show it.
+    with translation.override(supported(seat.user.language)):
+        return _decide_for_seat(message, seat, scope)
+
+
+def _decide_for_seat(message: InboundMessage, seat: Seat, scope) -> Outcome:
     try:
         content = parsed(bytes(message.raw))
     except Exception:
@@ -213,7 +222,7 @@ def decide(message: InboundMessage) -> Outcome:
         return Outcome(
             InboundMessage.Status.ANSWERED,
             Answer.WRONG_SENDER,
-            "A reply to your turn email could not be verified as yours: nothing was done.",
+            _("A reply to your turn email could not be verified as yours: nothing was done."),
         )
     game = seat.game
     if not game.is_playing() or game.turn != scope.turn:
@@ -223,7 +232,7 @@ def decide(message: InboundMessage) -> Outcome:
         reply = read_reply(written_text(content), seat_view(game, seat), seat.user.language)
     except Impossible as error:
         # Read, but impossible: the player needs the reason, not the list of commands.
-        text = f"{error.reason} Nothing was played."
+        text = f"{error.reason} {_('Nothing was played.')}"
         return Outcome(InboundMessage.Status.ANSWERED, Answer.REFUSED, text)
     except (UnreadableReply, NotUnderstood) as error:
         return Outcome(InboundMessage.Status.ANSWERED, Answer.NOT_UNDERSTOOD, error.reason)
@@ -236,13 +245,13 @@ def seat_view(game: Game, seat: Seat) -> dict:
 
 def passed_text(game: Game, turn: int) -> str:
     if game.is_finished():
-        return "The game is over: this reply came too late, and nothing was done."
+        return _("The game is over: this reply came too late, and nothing was done.")
     if not game.is_playing():
-        return "This game is not being played now: nothing was done."
-    return (
-        f"This reply was for turn {turn + 1}, which has passed (the game is at turn "
-        f"{game.turn + 1}): nothing was done."
-    )
+        return _("This game is not being played now: nothing was done.")
+    return _(
+        "This reply was for turn %(turn)s, which has passed (the game is at turn "
+        "%(now)s): nothing was done."
+    ) % {"turn": turn + 1, "now": game.turn + 1}
 
 
 def carry_out(game: Game, seat: Seat, reply: Reply, turn: int) -> Outcome:
@@ -251,9 +260,9 @@ def carry_out(game: Game, seat: Seat, reply: Reply, turn: int) -> Outcome:
     if reply.chat:
         try:
             chat.post_message(game.pk, seat.user, reply.chat)
-            said.append("Your message was posted to the table talk.")
+            said.append(_("Your message was posted to the table talk."))
         except GameError as error:
-            said.append(f"Your message was not posted: {error}")
+            said.append(_("Your message was not posted: %(error)s") % {"error": error})
     if reply.action is not None:
         try:
             play.submit_action(game.pk, seat.user, reply.action, turn)
@@ -263,11 +272,11 @@ def carry_out(game: Game, seat: Seat, reply: Reply, turn: int) -> Outcome:
             text = " ".join([passed_text(game, turn), *said])
             return Outcome(InboundMessage.Status.ANSWERED, Answer.PASSED, text)
         except GameError as error:
-            text = " ".join([f"“{reply.summary}”: {error}", "Nothing was played.", *said])
+            text = " ".join([f"“{reply.summary}”: {error}", _("Nothing was played."), *said])
             return Outcome(InboundMessage.Status.ANSWERED, Answer.REFUSED, text)
-        text = " ".join([f"Done: {reply.summary}.", *said])
+        text = " ".join([_("Done: %(move)s.") % {"move": reply.summary}, *said])
         return Outcome(InboundMessage.Status.MOVED, Answer.MOVED, text)
     if reply.wants_help:
-        text = " ".join(["Here is the table, and the commands you can reply with.", *said])
+        text = " ".join([_("Here is the table, and the commands you can reply with."), *said])
         return Outcome(InboundMessage.Status.ANSWERED, Answer.HELP, text)
     return Outcome(InboundMessage.Status.ANSWERED, Answer.CHATTED, " ".join(said))

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 
 import quotequail
+from django.utils.translation import gettext as _
 
 __all__ = ["UnreadableReply", "written_text"]
 
@@ -68,8 +69,11 @@ def written_text(message: email.message.EmailMessage) -> str:
     if plain is not None:
         return _strip_reply(plain)
     raise UnreadableReply(
-        "Your reply had no text in it that could be read (only attachments, perhaps). "
-        "Write the command in the body of the email, for example: play 1"
+        _(
+            "Your reply had no text in it that could be read (only attachments, perhaps). "
+            "Write the command in the body of the email, for example: %(example)s"
+        )
+        % {"example": _("play 1")}
     )
 
 

@@ -10,6 +10,8 @@ from django.urls import reverse
 from accounts.game_email import may_receive_game_email
 from accounts.models import User
 from accounts.unsubscribe import unsubscribe_url
+from games.emails import in_language_of
+from games.wording import options_text
 from lib.emails import send_email
 from outbox.models import Outbox
 from outbox.registry import handler
@@ -40,7 +42,6 @@ def send_invitation(row: Outbox) -> None:
         "user": user,
         "proposer": rematch.proposer,
         "finished_game": rematch.finished_game,
-        "options_text": rematch.game.game_options.describe(),
         "answer_url": settings.SITE_URL + rematch.get_absolute_url(),
         "unsubscribe_url": unsubscribe,
         "unsubscribe_mutes_one_game": False,
@@ -50,4 +51,7 @@ def send_invitation(row: Outbox) -> None:
         "List-Unsubscribe": f"<{unsubscribe}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
-    send_email("rematches/invitation", user.email, context, headers=headers)
+    # In the invitee's language (issue 29), whoever proposed.
+    with in_language_of(user):
+        context["options_text"] = options_text(rematch.game.game_options)
+        send_email("rematches/invitation", user.email, context, headers=headers)

@@ -55,9 +55,10 @@ def hide_swapped_deck(deck: list, hidden_ids: list[int]) -> list:
 
 def normalise_email(text: str, game: Game) -> str:
     text = re.sub(r"https?://[^\s\"<>]+", "URL", text)
-    text = re.sub(rf"\b(game) {game.pk}\b", r"\1 N", text, flags=re.IGNORECASE)
-    # The deadlines differ by the seconds between the two starts.
-    return re.sub(r"\w{3} \d{1,2} \w{3}, \d\d:\d\d \w+", "DEADLINE", text)
+    text = re.sub(rf"\b(game|partie|hanabi) {game.pk}\b", r"\1 N", text, flags=re.IGNORECASE)
+    # The deadlines differ by the seconds between the two starts ("Tue 24 Nov, 09:12 UTC",
+    # "Di 24 Nov, …", "mar. 24 nov., …": issue 29's languages).
+    return re.sub(r"\w{2,4}\.? \d{1,2} \w{3,4}\.?, \d\d:\d\d \w+", "DEADLINE", text)
 
 
 def same_clue(game_a: Game, game_b: Game, viewer_seat: int) -> dict:

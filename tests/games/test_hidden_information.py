@@ -65,16 +65,45 @@ def _turn_emails(game: Game, viewer, mailoutbox) -> list[tuple[str, str, str]]:
     rows.update(due_at=timezone.now())
     for pk in rows.values_list("pk", flat=True):
         delivery.run(pk)
-    messages = sorted((m for m in mailoutbox if m.to == [viewer.email]), key=lambda m: m.subject)
-    assert [m.subject.split()[0] for m in messages] == ["Reminder:", "Your"]
+    messages = [m for m in mailoutbox if m.to == [viewer.email]]
+    # The turn email first, then the reminder (issue 29: in the viewer's language).
+    messages.sort(key=lambda m: m.subject.startswith(REMINDER[viewer.language]))
+    assert [m.subject.startswith(REMINDER[viewer.language]) for m in messages] == [False, True]
     return [(m.subject, m.body, html_body(m)) for m in messages]
 
 
-def test_the_turn_emails_do_not_depend_on_the_readers_own_cards(db, settings, mailoutbox):
+# The reminder's subject and the reader's own hand in each language (issue 29): the emails
+# are checked in every language a player may choose.
+REMINDER = {"en": "Reminder:", "de": "Erinnerung:", "fr": "Rappel :"}
+YOUR_HAND = {"en": "Your hand", "de": "Deine Hand", "fr": "Ta main"}
+LANGUAGES = pytest.mark.parametrize("language", ["en", "de", "fr"])
+
+
+def speaking(language: str, *users) -> list:
+    for user in users:
+        user.language = language
+        user.save(update_fields=["language"])
+    return list(users)
+
+
+def local_names(card, language: str) -> set[str]:
+    """The card's name as the engine writes it and as the reader's language does."""
+    from django.utils import translation
+
+    from games.wording import card_name
+
+    with translation.override(language):
+        return {card.name, card_name(card.suit_name, card.rank)}
+
+
+@LANGUAGES
+def test_the_turn_emails_do_not_depend_on_the_readers_own_cards(
+    db, settings, mailoutbox, language, translated
+):
     """As for the pages: two games that differ only in the reader's own cards and the deck
     send the reader the same turn email and reminder, text and HTML."""
     settings.NOTIFY_DELAY_SECONDS = 0
-    users = [make_user(name) for name in ("ann", "ben", "cid")]
+    users = speaking(language, *[make_user(name) for name in ("ann", "ben", "cid")])
     deck = [list(card) for card in new_deck(GameOptions(players=3), SEED)]
     game_a = start_game(*users, deck=deck, seed=SEED, turn_time_limit=24)
     viewer_seat = 1
@@ -93,14 +122,16 @@ def test_the_turn_emails_do_not_depend_on_the_readers_own_cards(db, settings, ma
             assert normalise_email(part_a, game_a) == normalise_email(part_b, game_b)
     # There was something to compare: the table, with the viewer's slots and others' cards.
     names = game_a.seat_names()
-    assert f"Your hand (2 {names[1]})" in emails_a[1][1] and f"\n3 {names[2]}:" in emails_a[1][1]
+    own = f"{YOUR_HAND[language]} (2 {names[1]})"
+    assert own in emails_a[1][1] and f"\n3 {names[2]}:" in emails_a[1][1]
 
 
-def test_the_turn_emails_name_no_hidden_card(db, settings, mailoutbox):
+@LANGUAGES
+def test_the_turn_emails_name_no_hidden_card(db, settings, mailoutbox, language, translated):
     """Search the turn email and the reminder, text and HTML, for the reader's own cards
     (and the deck's) whose identity shows nowhere else to the reader."""
     settings.NOTIFY_DELAY_SECONDS = 0
-    users = [make_user(name) for name in ("ann", "ben")]
+    users = speaking(language, *[make_user(name) for name in ("ann", "ben")])
     game = start_game(*users, seed=SEED, turn_time_limit=24)
     state = game.load_state()
     clue = next(a for a in state.legal_actions() if type(a).__name__ == "Clue")
@@ -117,12 +148,14 @@ def test_the_turn_emails_name_no_hidden_card(db, settings, mailoutbox):
     for subject, text, html in emails:
         for card in visible:  # the search finds what is shown
             assert shown_in_text(card.code).search(text)
-            assert f'title="{card.name}"' in html
+            assert any(f'title="{name}"' in html for name in local_names(card, language))
         for card in never_seen:
-            for body in (subject, text, html):
-                assert card.name not in body, card
+            for name in local_names(card, language):
+                for body in (subject, text, html):
+                    assert name not in body, card
+                assert f'title="{name}"' not in html, card
             assert not shown_in_text(card.code).search(text), card
-            assert f'title="{card.name}"' not in html and f">{card.code}<" not in html, card
+            assert f">{card.code}<" not in html, card
 
 
 # -- what a teammate knows (empathy), and notes --------------------------------------------

@@ -8,12 +8,20 @@ from django.conf import settings
 from accounts.models import User
 from games.engine import GameOptions
 from games.models import ChatMessage, ChatPolicy, Game, Move
+from games.text_commands import VOCABULARIES
 from mailplay.models import InboundMessage
 from tests.engine.helpers import deck_with_top
 from tests.games.conftest import current_user, start_game
 from tests.mailplay.conftest import send_reply
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("send_at_once")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("send_at_once", "translated")]
+
+# "Done: clue Bob: blue." in each language, the colour as its edition names it (issue 29).
+DONE_CLUE = {
+    "en": "Done: clue {name}: {colour}.",
+    "de": "Erledigt: Hinweis an {name}: {colour}.",
+    "fr": "C'est fait : indice à {name} : {colour}.",
+}
 
 # Every hand holds a blue and a white card: seat 0 deals ids 0-4, seat 1 ids 5-9, and so on;
 # slot 1 is the newest card, the last dealt.
@@ -42,7 +50,7 @@ def next_seat(game: Game) -> int:
 
 
 def answer_to(mailoutbox, user: User):
-    (answer,) = [m for m in mailoutbox if m.to == [user.email] and "Hanabi game" in m.subject]
+    (answer,) = [m for m in mailoutbox if m.to == [user.email] and "Hanabi" in m.subject]
     return answer
 
 
@@ -74,7 +82,8 @@ def test_a_colour_letter_is_read_in_the_players_language(
     assert message.status == InboundMessage.Status.MOVED, message.outcome
     assert the_move(game, 0) == {"type": "clue", "target": target, "colour": colour}
     name = game.seats.get(position=target).name
-    assert f"Done: clue {name}: {colour}." in answer_to(mailoutbox, mover).body
+    shown = VOCABULARIES[language].colour_names[colour]
+    assert DONE_CLUE[language].format(name=name, colour=shown) in answer_to(mailoutbox, mover).body
 
 
 def test_a_game_played_by_replies_in_german_and_in_french(game, mailoutbox):
@@ -87,7 +96,7 @@ def test_a_game_played_by_replies_in_german_and_in_french(game, mailoutbox):
         send_reply(game, first, f"Hinweis {target + 1} rot").status == InboundMessage.Status.MOVED
     )
     assert the_move(game, 0) == {"type": "clue", "target": target, "colour": "red"}
-    assert "Done: clue" in answer_to(mailoutbox, first).body
+    assert "Erledigt: Hinweis an " in answer_to(mailoutbox, first).body
 
     mailoutbox.clear()
     second = speaks(current_user(game), "fr")
@@ -102,7 +111,7 @@ def test_a_game_played_by_replies_in_german_and_in_french(game, mailoutbox):
     seat = game.current_seat
     assert send_reply(game, third, "Wirf die 5 ab.").status == InboundMessage.Status.MOVED
     assert the_move(game, 2) == {"type": "discard", "card_id": hands[seat][4]}
-    assert "Done: discard slot 5." in answer_to(mailoutbox, third).body
+    assert "Erledigt: wirf Platz 5 ab." in answer_to(mailoutbox, third).body
 
     mailoutbox.clear()
     fourth = speaks(current_user(game), "fr")
@@ -111,7 +120,7 @@ def test_a_game_played_by_replies_in_german_and_in_french(game, mailoutbox):
     message = send_reply(game, fourth, "Joue la carte 2\nchat: à toi !")
     assert message.status == InboundMessage.Status.MOVED, message.outcome
     assert the_move(game, 3) == {"type": "play", "card_id": hands[seat][1]}
-    assert "Done: play slot 2." in answer_to(mailoutbox, fourth).body
+    assert "C'est fait : joue la position 2." in answer_to(mailoutbox, fourth).body
     assert ChatMessage.objects.get(game=game, author=fourth).text == "à toi !"
 
 
@@ -121,7 +130,7 @@ def test_help_in_german_or_french_answers_with_the_commands(game, mailoutbox, te
     message = send_reply(game, mover, text)
     assert message.status == InboundMessage.Status.ANSWERED
     assert not Move.objects.filter(game=game).exists()
-    assert "Reply with one command" in answer_to(mailoutbox, mover).body
+    assert "Antworte mit einem Befehl" in answer_to(mailoutbox, mover).body
 
 
 def test_a_letter_no_language_of_the_player_settles_moves_nothing(game, mailoutbox):
@@ -131,4 +140,5 @@ def test_a_letter_no_language_of_the_player_settles_moves_nothing(game, mailoutb
     assert message.status == InboundMessage.Status.ANSWERED
     assert not Move.objects.filter(game=game).exists()
     body = answer_to(mailoutbox, mover).body
-    assert "green in English" in body and "yellow in German" in body
+    # In the player's language: "vert en anglais", "jaune en allemand".
+    assert "vert en anglais" in body and "jaune en allemand" in body
