@@ -8,6 +8,7 @@ the cards and colours are named as each edition names them, the names replies ar
 does: a card played or discarded (face up), the slots a clue touched (public).
 """
 
+import re
 from collections.abc import Sequence
 
 from django.utils.translation import get_language, gettext_noop, ngettext
@@ -218,3 +219,56 @@ def options_text(options: GameOptions) -> str:
     if options.rearrange:
         parts.append(_("rearranging"))
     return ", ".join(parts)
+
+
+# The refusals a move or a message can meet (games/services/, the engine's rules), as those
+# word them in English: each a pattern and its message for gettext. An email's answer says
+# them in the player's language (mailplay/processing.py); the site's pages, in English.
+REFUSALS = [
+    (
+        r"That move is not allowed: (?P<reason>.+)\.",
+        gettext_noop("That move is not allowed: %(reason)s."),
+    ),
+    (r"no clue token is available", gettext_noop("no clue token is available")),
+    (
+        rf"all {MAX_CLUE_TOKENS} clue tokens are available, so nobody may discard",
+        gettext_noop("all %(tokens)s clue tokens are available, so nobody may discard"),
+    ),
+    (
+        r"a clue must touch at least one card \(empty clues are off\)",
+        gettext_noop("a clue must touch at least one card (empty clues are off)"),
+    ),
+    (r"a player cannot clue themselves", gettext_noop("a player cannot clue themselves")),
+    (r"the game is over", gettext_noop("the game is over")),
+    (r"It is not your turn\.", gettext_noop("It is not your turn.")),
+    (r"A bot plays this seat now\.", gettext_noop("A bot plays this seat now.")),
+    (
+        r"This game is not being played: no move can be made\.",
+        gettext_noop("This game is not being played: no move can be made."),
+    ),
+    (r"You are not playing in this game\.", gettext_noop("You are not playing in this game.")),
+    (r"Write something first\.", gettext_noop("Write something first.")),
+    (
+        r"A message has at most (?P<count>\d+) characters\.",
+        gettext_noop("A message has at most %(count)s characters."),
+    ),
+    (
+        r"This table keeps quiet during play: the chat opens when the game ends\.",
+        gettext_noop("This table keeps quiet during play: the chat opens when the game ends."),
+    ),
+]
+
+
+def refusal(text: str) -> str:
+    """A refusal of the services or the engine (``str(error)``), in the active language;
+    one this layer does not know stays as it was written."""
+    if english():
+        return text
+    for pattern, message in REFUSALS:
+        found = re.fullmatch(pattern, text)
+        if found:
+            words = {"tokens": MAX_CLUE_TOKENS, **found.groupdict()}
+            if "reason" in words:
+                words["reason"] = refusal(words["reason"])
+            return _(message) % words if "%(" in message else _(message)
+    return text

@@ -32,6 +32,7 @@ from games.models import Game, Seat
 from games.reply_address import is_genuine, scope_of, token_of
 from games.services import chat, play
 from games.text_commands import Impossible, NotUnderstood, Reply, read_reply
+from games.wording import refusal
 from mailplay import outbox_kinds, sender_authentication
 from mailplay.models import InboundMessage
 from mailplay.reply_text import UnreadableReply, written_text
@@ -262,7 +263,9 @@ def carry_out(game: Game, seat: Seat, reply: Reply, turn: int) -> Outcome:
             chat.post_message(game.pk, seat.user, reply.chat)
             said.append(_("Your message was posted to the table talk."))
         except GameError as error:
-            said.append(_("Your message was not posted: %(error)s") % {"error": error})
+            said.append(
+                _("Your message was not posted: %(error)s") % {"error": refusal(str(error))}
+            )
     if reply.action is not None:
         try:
             play.submit_action(game.pk, seat.user, reply.action, turn)
@@ -272,7 +275,14 @@ def carry_out(game: Game, seat: Seat, reply: Reply, turn: int) -> Outcome:
             text = " ".join([passed_text(game, turn), *said])
             return Outcome(InboundMessage.Status.ANSWERED, Answer.PASSED, text)
         except GameError as error:
-            text = " ".join([f"“{reply.summary}”: {error}", _("Nothing was played."), *said])
+            text = " ".join(
+                [
+                    _("“%(move)s”: %(reason)s")
+                    % {"move": reply.summary, "reason": refusal(str(error))},
+                    _("Nothing was played."),
+                    *said,
+                ]
+            )
             return Outcome(InboundMessage.Status.ANSWERED, Answer.REFUSED, text)
         text = " ".join([_("Done: %(move)s.") % {"move": reply.summary}, *said])
         return Outcome(InboundMessage.Status.MOVED, Answer.MOVED, text)

@@ -31,6 +31,8 @@ WORDING = {
         "no_slot": "Es gibt keinen Platz 9: deine Hand hat die Plätze 1 bis 5. "
         "Es wurde nichts gespielt.",
         "html_lang": '<html lang="de">',
+        "no_discard": "„wirf Platz 1 ab“: Dieser Zug ist nicht erlaubt: alle 8 Hinweisplättchen "
+        "sind verfügbar, also darf niemand abwerfen. Es wurde nichts gespielt.",
     },
     "fr": {
         "turn_subject": "À toi de jouer dans la partie de Hanabi {game}",
@@ -44,6 +46,8 @@ WORDING = {
         "help_answer": "Réponds avec une commande sur la première ligne de ta réponse :",
         "no_slot": "Il n'y a pas de position 9 : ta main a les positions 1 à 5. Rien n'a été joué.",
         "html_lang": '<html lang="fr">',
+        "no_discard": "« défausse la position 1 » : Ce coup n'est pas permis : les 8 jetons indice "
+        "sont disponibles, donc personne ne peut défausser. Rien n'a été joué.",
     },
 }
 ENGLISH = (
@@ -170,6 +174,12 @@ def test_help_and_a_refusal_in_the_players_language(alice, bob, mailoutbox, lang
     assert message.outcome == wording["no_slot"]
     (answer,) = [m for m in mailoutbox if m.to == [mover.email]]
     assert answer.body.startswith(wording["no_slot"])
+
+    # A move the rules refuse (a discard with every clue token available): the reason too.
+    mailoutbox.clear()
+    message = send_reply(game, mover, f"{words.discard} 1")
+    assert message.status == InboundMessage.Status.ANSWERED
+    assert message.outcome == wording["no_discard"]
 
 
 def test_an_english_reader_still_gets_english(alice, bob, mailoutbox):
