@@ -317,7 +317,11 @@ def _own_hand(hand: dict, num_suits: int) -> dict:
         knows = "; ".join(part for part in (", ".join(touched), ", ".join(nots)) if part)
         clued = _("clued %(values)s") % {"values": ", ".join(touched)} if touched else ""
         could_be = _could_be(list(card.get("possible_counted", {})), num_suits)
-        text = f"{card['slot']:>3}  {knows or _('no clues')}: {could_be}"
+        said = _("%(knows)s: %(could_be)s") % {
+            "knows": knows or _("no clues"),
+            "could_be": could_be,
+        }
+        text = f"{card['slot']:>3}  {said}"
         cards.append(
             {
                 "id": card["id"],

@@ -391,7 +391,12 @@ def _shown(meaning: object) -> str:
 
 
 def _quoted(line: str) -> str:
-    return f"“{line if len(line) <= 60 else line[:57] + '...'}”"
+    return quote(line if len(line) <= 60 else line[:57] + "...")
+
+
+def quote(text: str) -> str:
+    """``text`` in the active language's quotation marks: “…”, „…“, « … »."""
+    return _("“%(text)s”") % {"text": text}
 
 
 def _own_cards(view: dict) -> list[dict]:
@@ -718,6 +723,6 @@ def command_help(view: dict, *, chat_open: bool | None = None) -> str:
     if examples:
         lines.append(
             _("For example: %(examples)s.")
-            % {"examples": ", ".join(f"“{example}”" for example in examples)}
+            % {"examples": ", ".join(quote(example) for example in examples)}
         )
     return "\n".join(lines)
