@@ -88,7 +88,13 @@ def urls_of(deal, finished, mine) -> list[tuple[str, str, dict]]:
 def normalise(text: str, deal, finished, mine) -> str:
     text = re.sub(r'csrfmiddlewaretoken" value="[^"]+"', "csrf", text)
     text = re.sub(r'"X-CSRFToken": "[^"]+"', "csrf", text)
-    for thing, name in ((deal, "deals"), (finished, "games"), (mine, "games")):
+    # The footer's language switch names the page's own path: /deals/from-game/<id>/ too.
+    for thing, name in (
+        (deal, "deals"),
+        (finished, "games"),
+        (mine, "games"),
+        (finished, "from-game"),
+    ):
         text = text.replace(f"/{name}/{thing.pk}/", f"/{name}/{type(thing).__name__}/")
     return text
 

@@ -38,7 +38,7 @@ def gathering_table(alice, bob) -> Game:
 
 def text_of(response) -> str:
     """The page's main content as a reader sees it: tags dropped, spaces squeezed."""
-    (main,) = re.findall(r'<main id="main">(.*)</main>', response.content.decode(), re.S)
+    (main,) = re.findall(r'<main id="main"[^>]*>(.*)</main>', response.content.decode(), re.S)
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", main)).split())
 
 
