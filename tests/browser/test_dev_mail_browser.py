@@ -31,7 +31,8 @@ def test_reading_an_email_and_following_its_links(
     EmailAddress.objects.create(user=dora, email=dora.email, primary=True, verified=True)
     game = start_game(dora, make_user("bob"))
     game_url = live_server.url + reverse("games:detail", args=[game.pk])
-    send_game_email("digest", dora, {"links": [(game, game_url)]})
+    links = [(game, game_url, game.game_options.describe())]  # as games/emails.py's digest
+    send_game_email("digest", dora, {"links": links})
 
     page.goto(f"{live_server.url}/dev/mail/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Sent emails")
