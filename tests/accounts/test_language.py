@@ -54,7 +54,7 @@ def test_a_pages_english_content_says_it_is_english_in_a_german_page(client, ali
     alice.language = "de"
     alice.save(update_fields=["language"])
     client.force_login(alice)
-    response = client.get("/")
+    response = client.get("/bots/")
     assert html_lang(response) == "de"
     assert re.findall(r'<main id="main" lang="([^"]*)">', response.content.decode()) == ["en"]
 

@@ -1,0 +1,108 @@
+"""The site's pages in German and French (issue 29): a German or French viewer reads the
+lobby, ... in their language, and its <main> says so; an English viewer's page is unchanged
+(tests/test_pages.py and the pages' own tests)."""
+
+import re
+from html import unescape
+
+import pytest
+
+from games.engine import GameOptions
+from games.models import Game
+from games.services import lobby
+from tests.games.conftest import current_user, start_game
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("translated")]
+
+
+def main_lang(html: str) -> str:
+    (lang,) = re.findall(r'<main id="main" lang="([^"]*)">', html)
+    return lang
+
+
+def speaking(user, language: str):
+    user.language = language
+    user.save(update_fields=["language"])
+    return user
+
+
+@pytest.mark.parametrize(
+    "language, expected",
+    [
+        (
+            "de",
+            [
+                "<title>(1) Du bist am Zug · Lobby · ",
+                "<h1>Lobby</h1>",
+                ">Neue Partie</a>",
+                '<h2 id="my-games">Meine Partien</h2>',
+                '<strong class="badge turn">Du bist am Zug</strong>',
+                "2 Spieler, Farbrausch (bunt zählt als jede Farbe) · ",
+                "Sucht Spieler: 2 Plätze frei",
+                "3 Spieler, erstellt von Bob",
+                '<h2 id="open-games">Offene Partien</h2>',
+                "Die Verteilung der Woche",
+                "Noch keine beendete Partie.",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "<title>(1) À toi de jouer · Salon · ",
+                "<h1>Salon</h1>",
+                ">Nouvelle partie</a>",
+                '<h2 id="my-games">Mes parties</h2>',
+                '<strong class="badge turn">À toi de jouer</strong>',
+                "2 joueurs, multicolore joker (compte pour toutes les couleurs) · ",
+                "Cherche des joueurs : 2 places libres",
+                "3 joueurs, créée par Bob",
+                '<h2 id="open-games">Parties ouvertes</h2>',
+                "La donne de la semaine",
+                "Aucune partie terminée pour l'instant.",
+            ],
+        ),
+    ],
+)
+def test_the_lobby_in_german_and_french(client, alice, bob, language, expected):
+    game = start_game(alice, bob, multicolour=3)
+    player = speaking(current_user(game), language)
+    lobby.create_game(player, GameOptions(players=3), Game.Visibility.INVITE)
+    lobby.create_game(bob, GameOptions(players=3), Game.Visibility.PUBLIC)
+    client.force_login(player)
+    html = unescape(client.get("/").content.decode())
+    assert main_lang(html) == language
+    missing = [text for text in expected if text not in html]
+    assert missing == []
+    for english in ("My games", "Your turn", "Gathering players", "created by", "No finished"):
+        assert english not in html
+
+
+@pytest.mark.parametrize(
+    "accept, language, expected",
+    [
+        (
+            "de-DE,de;q=0.9",
+            "de",
+            ["Hanabi für alle, die über Tage spielen", "Zum Spielen anmelden"],
+        ),
+        (
+            "fr-FR,fr;q=0.9",
+            "fr",
+            ["Hanabi pour celles et ceux qui jouent", "Se connecter pour jouer"],
+        ),
+    ],
+)
+def test_the_lobby_for_a_visitor_in_their_browsers_language(client, accept, language, expected):
+    html = unescape(client.get("/", headers={"accept-language": accept}).content.decode())
+    assert main_lang(html) == language
+    assert [text for text in expected if text not in html] == []
+
+
+def test_the_lobby_stays_english_for_an_english_viewer(client, alice, bob):
+    start_game(alice, bob, multicolour=3)
+    client.force_login(alice)
+    html = unescape(client.get("/").content.decode())
+    assert main_lang(html) == "en"
+    assert '<h2 id="my-games">My games</h2>' in html
+    assert "2 players, wild multicolour · " in html
+    assert "The deal of the week" in html
