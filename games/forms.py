@@ -1,106 +1,173 @@
 from django import forms
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
-from games.engine import MULTICOLOUR_VARIANTS, GameOptions, InvalidOptions
+from games import wording
+from games.engine import GameOptions, InvalidOptions
 from games.models import TIME_LIMITS, BotKind, ChatPolicy, Game, SpectatorPolicy, TimeoutPolicy
+
+# The new-game form's choices in the reader's language (issue 29): callables, read at each
+# rendering, or lazy strings. Their English is the models' and the engine's, word for word.
+
+
+def player_choices() -> list[tuple[int, str]]:
+    return [
+        (n, ngettext("%(count)d player", "%(count)d players", n) % {"count": n})
+        for n in range(2, 7)
+    ]
+
+
+def multicolour_choices() -> list[tuple[int, str]]:
+    return [(0, gettext("No multicolour"))] + [
+        (key, capfirst(gettext(label))) for key, label in wording.MULTICOLOUR_VARIANTS.items()
+    ]
+
+
+def time_limit_choices() -> list[tuple[int | str, str]]:
+    def label(hours: int) -> str:
+        if hours % 24 == 0 and hours > 72:
+            days = hours // 24
+            return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+
+    return [("", gettext("No limit")), *((hours, label(hours)) for hours, _label in TIME_LIMITS)]
+
+
+TIMEOUT_CHOICES = [
+    (TimeoutPolicy.AUTO_MOVE, _("A bot makes the move for the absent player")),
+    (TimeoutPolicy.END_GAME, _("The game ends, timed out (score 0)")),
+]
+BOT_KIND_CHOICES = [
+    (BotKind.HOUSE, _("House bot: plays with people, adapts to how they clue")),
+    (
+        BotKind.EXPERT,
+        _("Expert bot (hat guessing): for bots only, people cannot read its clues"),
+    ),
+]
+CHAT_CHOICES = [
+    (ChatPolicy.AFTER, _("Only after the game ends (the rules forbid table talk)")),
+    (ChatPolicy.DURING, _("During the game too")),
+]
+SPECTATOR_CHOICES = [
+    (
+        SpectatorPolicy.NOBODY,
+        _("Nobody: the game and its replay stay with the people at the table"),
+    ),
+    (SpectatorPolicy.AFTER, _("After the game: a public game's replay is open to everyone")),
+    (
+        SpectatorPolicy.DURING,
+        _("During the game too: anyone may watch every hand, and never take a seat"),
+    ),
+]
 
 
 class NewGameForm(forms.Form):
     players = forms.TypedChoiceField(
-        label="Players",
-        choices=[(n, f"{n} players") for n in range(2, 7)],
+        label=_("Players"),
+        choices=player_choices,
         coerce=int,
         initial=3,
     )
     bots = forms.TypedChoiceField(
-        label="Bots at the table",
+        label=_("Bots at the table"),
         choices=[(n, str(n)) for n in range(6)],
         coerce=int,
         initial=0,
         required=False,
         empty_value=0,
-        help_text="Bots take seats at once; you can add or remove them until the start. "
-        "They follow the conventions of the “How the bots play” page.",
+        help_text=_(
+            "Bots take seats at once; you can add or remove them until the start. "
+            "They follow the conventions of the “How the bots play” page."
+        ),
     )
     bot_kind = forms.TypedChoiceField(
-        label="Which bots",
-        choices=BotKind.choices,
+        label=_("Which bots"),
+        choices=BOT_KIND_CHOICES,
         initial=BotKind.HOUSE,
         required=False,
         empty_value=BotKind.HOUSE,
         widget=forms.RadioSelect,
-        help_text="The house bot plays with people and adapts to how they clue. The expert bot "
-        "is for watching bots play their best: its clues follow a code people cannot read.",
+        help_text=_(
+            "The house bot plays with people and adapts to how they clue. The expert bot "
+            "is for watching bots play their best: its clues follow a code people cannot read."
+        ),
     )
     multicolour = forms.TypedChoiceField(
-        label="Multicolour",
-        choices=[(key, label.capitalize()) for key, label in MULTICOLOUR_VARIANTS.items()],
+        label=_("Multicolour"),
+        choices=multicolour_choices,
         coerce=int,
         initial=0,
-        help_text="1: a sixth suit; 2: a sixth suit with one card of each rank; "
-        "3: multicolour cards are touched by every colour clue.",
+        help_text=_(
+            "1: a sixth suit; 2: a sixth suit with one card of each rank; "
+            "3: multicolour cards are touched by every colour clue."
+        ),
     )
     until_perfect = forms.BooleanField(
-        label="Play until perfect (variant 4)",
+        label=_("Play until perfect (variant 4)"),
         required=False,
-        help_text="Play on after the deck runs out until every firework is complete, or defeat.",
+        help_text=_("Play on after the deck runs out until every firework is complete, or defeat."),
     )
     fuses = forms.TypedChoiceField(
-        label="Fuses",
-        choices=[(3, "3 (standard)"), (2, "2 (harder)"), (1, "1 (hardest)")],
+        label=_("Fuses"),
+        choices=[(3, _("3 (standard)")), (2, _("2 (harder)")), (1, _("1 (hardest)"))],
         coerce=int,
         initial=3,
     )
     empty_clues = forms.BooleanField(
-        label="Allow empty clues",
+        label=_("Allow empty clues"),
         required=False,
-        help_text="A clue may touch no card (“you have no blue cards”).",
+        help_text=_("A clue may touch no card (“you have no blue cards”)."),
     )
     rearrange = forms.BooleanField(
-        label="Allow rearranging one's hand",
+        label=_("Allow rearranging one's hand"),
         required=False,
-        help_text="A player may move a card within their own hand at any time; it takes no "
-        "turn, and everyone sees it. (Such a game downloads as this site's own record: "
-        "hanab.live files cannot hold it.)",
+        help_text=_(
+            "A player may move a card within their own hand at any time; it takes no "
+            "turn, and everyone sees it. (Such a game downloads as this site's own record: "
+            "hanab.live files cannot hold it.)"
+        ),
     )
     turn_time_limit = forms.TypedChoiceField(
-        label="Time per turn",
-        choices=[("", "No limit"), *TIME_LIMITS],
+        label=_("Time per turn"),
+        choices=time_limit_choices,
         coerce=int,
         empty_value=None,
         required=False,
         initial=72,
     )
     timeout_policy = forms.ChoiceField(
-        label="When a turn's time runs out",
-        choices=TimeoutPolicy.choices,
+        label=_("When a turn's time runs out"),
+        choices=TIMEOUT_CHOICES,
         initial=TimeoutPolicy.AUTO_MOVE,
         widget=forms.RadioSelect,
-        help_text="With automatic moves, a player who times out 3 turns in a row "
-        "is replaced by a bot.",
+        help_text=_(
+            "With automatic moves, a player who times out 3 turns in a row is replaced by a bot."
+        ),
     )
     chat_policy = forms.ChoiceField(
-        label="Table talk",
-        choices=ChatPolicy.choices,
+        label=_("Table talk"),
+        choices=CHAT_CHOICES,
         initial=ChatPolicy.AFTER,
         widget=forms.RadioSelect,
         required=False,
     )
     visibility = forms.ChoiceField(
-        label="Who can join",
+        label=_("Who can join"),
         choices=[
-            (Game.Visibility.INVITE, "Only people with the invitation link"),
-            (Game.Visibility.PUBLIC, "Anyone: list it in the lobby"),
+            (Game.Visibility.INVITE, _("Only people with the invitation link")),
+            (Game.Visibility.PUBLIC, _("Anyone: list it in the lobby")),
         ],
         initial=Game.Visibility.INVITE,
         widget=forms.RadioSelect,
     )
     spectators = forms.ChoiceField(
-        label="Spectators",
-        choices=SpectatorPolicy.choices,
+        label=_("Spectators"),
+        choices=SPECTATOR_CHOICES,
         initial=SpectatorPolicy.AFTER,
         widget=forms.RadioSelect,
         required=False,
-        help_text="A spectator sees every hand; the players never see who watches.",
+        help_text=_("A spectator sees every hand; the players never see who watches."),
     )
 
     def clean(self) -> dict:
@@ -121,7 +188,7 @@ class NewGameForm(forms.Form):
         cleaned["chat_policy"] = cleaned.get("chat_policy") or ChatPolicy.AFTER
         cleaned["spectators"] = cleaned.get("spectators") or SpectatorPolicy.AFTER
         if cleaned["bots"] >= cleaned["players"]:
-            self.add_error("bots", "Leave at least one seat for a person: you.")
+            self.add_error("bots", gettext("Leave at least one seat for a person: you."))
         return cleaned
 
 
@@ -146,7 +213,7 @@ class ReportForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    email = forms.EmailField(label="Email address to invite")
+    email = forms.EmailField(label=_("Email address to invite"))
 
 
 class ImportForm(forms.Form):

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -86,7 +87,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             chat_policy=form.cleaned_data["chat_policy"],
             spectators=form.cleaned_data["spectators"],
         )
-        messages.success(request, "Game created. Invite players, then start it.")
+        messages.success(request, _("Game created. Invite players, then start it."))
         return redirect(game)
     return render(request, "games/new.html", {"form": form})
 
@@ -100,7 +101,12 @@ def invite_link(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     if seat is not None:
         return redirect(game)
     if not game.is_open():
-        messages.error(request, f"{lobby.too_late(game)}; you can no longer join it.")
+        reason = (
+            _("This game was cancelled")
+            if game.status == Game.Status.ABORTED
+            else _("This game has already started")
+        )
+        messages.error(request, _("%(reason)s; you can no longer join it.") % {"reason": reason})
         return redirect("home")
     if not request.user.is_authenticated:
         return _invitation(request, game)
@@ -182,7 +188,9 @@ def _pending_invitations(game: Game, seats: list[Seat], viewer: User) -> list[st
         elif invitation.invited_by_id == viewer.pk:
             shown.append(invitation.email)
         else:
-            shown.append(f"Someone invited by {invitation.invited_by.display_name}")
+            shown.append(
+                _("Someone invited by %(name)s") % {"name": invitation.invited_by.display_name}
+            )
     return shown
 
 
@@ -190,13 +198,13 @@ def _pending_invitations(game: Game, seats: list[Seat], viewer: User) -> list[st
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     code = request.POST.get("code", "")
-    return run_service(request, game_id, lobby.join_game, code, success="You have a seat.")
+    return run_service(request, game_id, lobby.join_game, code, success=_("You have a seat."))
 
 
 @login_required
 @require_POST
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    return run_service(request, game_id, lobby.leave_game, success="You left the table.")
+    return run_service(request, game_id, lobby.leave_game, success=_("You left the table."))
 
 
 @login_required
@@ -205,18 +213,18 @@ def bot_seat(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         position = int(request.POST.get("position", ""))
     except ValueError:
-        messages.error(request, "Choose a seat.")
+        messages.error(request, _("Choose a seat."))
         return redirect("games:detail", game_id)
     bot = request.POST.get("bot") == "yes"
     kind = request.POST.get("kind", BotKind.HOUSE)
-    done = "A bot takes the seat." if bot else "The seat is free again."
+    done = _("A bot takes the seat.") if bot else _("The seat is free again.")
     return run_service(request, game_id, lobby.set_bot, position, bot, kind, success=done)
 
 
 @login_required
 @require_POST
 def cancel(request: HttpRequest, game_id: int) -> HttpResponse:
-    run_service(request, game_id, lobby.abort_game, success="The game is cancelled.")
+    run_service(request, game_id, lobby.abort_game, success=_("The game is cancelled."))
     return redirect("home")
 
 
@@ -233,7 +241,7 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
 def invite(request: HttpRequest, game_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "That is not an email address.")
+        messages.error(request, _("That is not an email address."))
         return redirect("games:detail", game_id)
     email = form.cleaned_data["email"]
     try:
@@ -243,5 +251,5 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Invitation sent to {email}.")
+        messages.success(request, _("Invitation sent to %(email)s.") % {"email": email})
     return redirect("games:detail", game_id)

@@ -106,3 +106,89 @@ def test_the_lobby_stays_english_for_an_english_viewer(client, alice, bob):
     assert '<h2 id="my-games">My games</h2>' in html
     assert "2 players, wild multicolour · " in html
     assert "The deal of the week" in html
+
+
+NEW_GAME = {
+    "de": [
+        "<title>Neue Partie · ",
+        "<h1>Neue Partie</h1>",
+        ">Bots am Tisch:</label>",
+        ">3 Spieler</option>",
+        ">Farbrausch (bunt zählt als jede Farbe)</option>",
+        ">Ohne Bunt</option>",
+        ">72 Stunden</option>",
+        ">7 Tage</option>",
+        "Ein Bot zieht für die abwesende Person",
+        "Nur Leute mit dem Einladungslink",
+        "Bis perfekt spielen (Variante 4)",
+        ">Partie erstellen</button>",
+    ],
+    "fr": [
+        "<title>Nouvelle partie · ",
+        "<h1>Nouvelle partie</h1>",
+        ">Bots à la table\u00a0:</label>",
+        ">3 joueurs</option>",
+        ">Multicolore joker (compte pour toutes les couleurs)</option>",
+        ">Sans multicolore</option>",
+        ">72 heures</option>",
+        ">7 jours</option>",
+        "Un bot joue le coup à la place du joueur absent",
+        "Seulement les personnes ayant le lien d'invitation",
+        "Jouer jusqu'à la perfection (variante 4)",
+        ">Créer la partie</button>",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_new_game_form_in_german_and_french(client, alice, language):
+    client.force_login(speaking(alice, language))
+    html = unescape(client.get("/games/new/").content.decode())
+    assert main_lang(html) == language
+    assert [text for text in NEW_GAME[language] if text not in html] == []
+    for english in ("Bots at the table", "3 players", "72 hours", "Create the game"):
+        assert english not in html
+
+
+@pytest.mark.parametrize(
+    "language, refusal, created",
+    [
+        ("de", "Lass mindestens einen Platz für einen Menschen frei: dich.", "Partie erstellt."),
+        ("fr", "Laisse au moins une place à une personne : toi.", "Partie créée."),
+        ("en", "Leave at least one seat for a person: you.", "Game created."),
+    ],
+)
+def test_the_new_game_forms_answers_in_the_viewers_language(
+    client, alice, language, refusal, created
+):
+    client.force_login(speaking(alice, language))
+    form = {
+        "players": 2,
+        "bots": 2,
+        "multicolour": 0,
+        "fuses": 3,
+        "turn_time_limit": 72,
+        "timeout_policy": "auto_move",
+        "visibility": "invite",
+    }
+    html = unescape(client.post("/games/new/", form).content.decode())
+    assert refusal in html
+    response = client.post("/games/new/", {**form, "bots": 1}, follow=True)
+    assert created in unescape(response.content.decode())
+
+
+def test_the_new_game_form_stays_english_for_an_english_viewer(client, alice):
+    client.force_login(alice)
+    html = unescape(client.get("/games/new/").content.decode())
+    assert main_lang(html) == "en"
+    for text in (
+        ">3 players</option>",
+        ">Wild multicolour</option>",
+        ">No multicolour</option>",
+        ">72 hours</option>",
+        ">7 days</option>",
+        ">No limit</option>",
+        "A bot makes the move for the absent player",
+        ">Create the game</button>",
+    ):
+        assert text in html
