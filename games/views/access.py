@@ -7,6 +7,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from games.errors import GameError, NotAllowed, TooMany
 from games.models import Game, Seat
 from games.spectators import open_after_the_end
+from lib.prepared_queries import PreparedQuery
+
+# Every seat of a game, each joined to the game and its user, in order: the turn page's and
+# the poll's query, compiled once per process (issue 28).
+_seats_of = PreparedQuery(
+    lambda game_id: (
+        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("position")
+    ),
+    Seat._meta.get_field("game"),
+)
 
 
 def game_for(request: HttpRequest, game_id: int) -> tuple[Game, Seat | None]:
@@ -20,9 +30,7 @@ def game_for(request: HttpRequest, game_id: int) -> tuple[Game, Seat | None]:
 def game_and_seats(request: HttpRequest, game_id: int) -> tuple[Game, Seat | None, list[Seat]]:
     """game_for, with every seat of the game in order (their users loaded): one query for a
     player (the seats, each joined to the game and its user), two for anyone else."""
-    seats = list(
-        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("position")
-    )
+    seats = _seats_of(game_id)
     if seats:
         game = seats[0].game
         for seat in seats:
