@@ -24,14 +24,19 @@ def multicolour_choices() -> list[tuple[int, str]]:
     ]
 
 
-def time_limit_choices() -> list[tuple[int | str, str]]:
-    def label(hours: int) -> str:
-        if hours % 24 == 0 and hours > 72:
-            days = hours // 24
-            return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
-        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+def time_limit_label(hours: int) -> str:
+    """A turn's time limit as games.models.TIME_LIMITS words it: '72 hours', '7 days'."""
+    if hours % 24 == 0 and hours > 72:
+        days = hours // 24
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
 
-    return [("", gettext("No limit")), *((hours, label(hours)) for hours, _label in TIME_LIMITS)]
+
+def time_limit_choices() -> list[tuple[int | str, str]]:
+    return [
+        ("", gettext("No limit")),
+        *((hours, time_limit_label(hours)) for hours, _label in TIME_LIMITS),
+    ]
 
 
 TIMEOUT_CHOICES = [

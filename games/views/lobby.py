@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from games import spectators
+from games import spectators, wording
 from games.errors import GameError, TooMany
-from games.forms import InviteForm, NewGameForm
-from games.models import BotKind, Game, Seat
+from games.forms import InviteForm, NewGameForm, time_limit_label
+from games.models import BotKind, Game, Seat, TimeoutPolicy
 from games.services import lobby
 from games.views.access import run_service, too_many
 from games.views.chat import chat_context
@@ -156,10 +156,25 @@ def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRes
             ),
             "invite_form": InviteForm(),
             "invited": invited,
-            "options_text": game.game_options.describe(),
+            "options_text": wording.options_text(game.game_options),
+            "turn_rule": _turn_rule(game),
             **chat_context(game, seat),
         },
     )
+
+
+def _turn_rule(game: Game) -> str:
+    """'72 hours per turn; when time runs out: …', in the reader's language."""
+    if not game.turn_time_limit:
+        return _("No time limit per turn.")
+    if game.timeout_policy == TimeoutPolicy.END_GAME:
+        policy = _("the game ends, timed out (score 0)")
+    else:
+        policy = _("a bot makes the move for the absent player")
+    return _("%(limit)s per turn; when time runs out: %(policy)s.") % {
+        "limit": time_limit_label(game.turn_time_limit),
+        "policy": policy,
+    }
 
 
 def _pending_invitations(game: Game, seats: list[Seat], viewer: User) -> list[str]:

@@ -192,3 +192,81 @@ def test_the_new_game_form_stays_english_for_an_english_viewer(client, alice):
         ">Create the game</button>",
     ):
         assert text in html
+
+
+WAITING = {
+    "de": {
+        "creator": [
+            "3 Spieler · nur auf Einladung · erstellt von Alice",
+            "72 Stunden pro Zug; wenn die Zeit abläuft: ein Bot zieht für die abwesende Person.",
+            "<h2>Plätze</h2>",
+            "Alice (hat die Partie erstellt)",
+            "freier Platz",
+            ">Bot hinzufügen</button>",
+            ">Partie starten</button>",
+            "Die Partie kann beginnen, wenn jeder Platz besetzt ist.",
+            "<h2>Spieler einladen</h2>",
+            "Teile diesen Link:",
+            "E-Mail-Adresse zum Einladen",
+            ">Einladung senden</button>",
+            '<h2 id="chat-heading">Tischgespräch</h2>',
+            "Freunde und Mitspieler der letzten Zeit",
+        ],
+        "player": ["Warten, bis Alice die Partie startet.", ">Diesen Tisch verlassen</button>"],
+    },
+    "fr": {
+        "creator": [
+            "3 joueurs · sur invitation seulement · créée par Alice",
+            "72 heures par tour ; quand le temps est écoulé : un bot joue le coup à la place "
+            "du joueur absent.",
+            "<h2>Places</h2>",
+            "Alice (a créé la partie)",
+            "place libre",
+            ">ajouter un bot</button>",
+            ">Lancer la partie</button>",
+            "La partie peut commencer quand toutes les places sont prises.",
+            "<h2>Inviter des joueurs</h2>",
+            "Partage ce lien :",
+            "Adresse e-mail à inviter",
+            ">Envoyer une invitation</button>",
+            '<h2 id="chat-heading">Discussion à table</h2>',
+            "Amis et partenaires récents",
+        ],
+        "player": ["En attente que Alice lance la partie.", ">Quitter cette table</button>"],
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_waiting_room_in_german_and_french(client, alice, bob, language):
+    game = lobby.create_game(
+        alice, GameOptions(players=3), Game.Visibility.INVITE, turn_time_limit=72
+    )
+    lobby.join_game(game.pk, bob, game.invite_code)
+    client.force_login(speaking(alice, language))
+    html = unescape(client.get(game.get_absolute_url()).content.decode())
+    assert main_lang(html) == language
+    assert [text for text in WAITING[language]["creator"] if text not in html] == []
+    for english in ("Seats", "Start the game", "Invite players", "Table talk", "per turn"):
+        assert english not in html
+    client.force_login(speaking(bob, language))
+    html = unescape(client.get(game.get_absolute_url()).content.decode())
+    assert main_lang(html) == language
+    assert [text for text in WAITING[language]["player"] if text not in html] == []
+
+
+def test_the_waiting_room_stays_english_for_an_english_viewer(client, alice):
+    game = lobby.create_game(
+        alice, GameOptions(players=3), Game.Visibility.INVITE, turn_time_limit=72
+    )
+    client.force_login(alice)
+    html = unescape(client.get(game.get_absolute_url()).content.decode())
+    assert main_lang(html) == "en"
+    for text in (
+        "<p>3 players · by invitation only · created by Alice</p>",
+        "<p>72 hours per turn; when time runs out: a bot makes the move for the absent player.</p>",
+        "<h2>Seats</h2>",
+        ">Start the game</button>",
+        '<h2 id="chat-heading">Table talk</h2>',
+    ):
+        assert text in html
