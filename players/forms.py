@@ -5,41 +5,46 @@ from datetime import date, datetime, time, timedelta
 from django import forms
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
+from games.templatetags.wording_tags import variant_text
 from players.figures import TABLE_SIZES, variant_order
 
-RESULTS = [("", "any"), ("won", "won"), ("lost", "lost"), ("struck_out", "struck out")]
+RESULTS = [("", _("any")), ("won", _("won")), ("lost", _("lost")), ("struck_out", _("struck out"))]
 
 
 class HistoryFilter(forms.Form):
-    variant = forms.ChoiceField(required=False)
+    variant = forms.ChoiceField(required=False, label=_("Variant"))
     players = forms.TypedChoiceField(
         required=False,
+        label=_("Players"),
         coerce=int,
         empty_value=None,
-        choices=[("", "any")] + [(n, str(n)) for n in TABLE_SIZES],
+        choices=[("", _("any"))] + [(n, str(n)) for n in TABLE_SIZES],
     )
-    partner = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
-    result = forms.ChoiceField(required=False, choices=RESULTS)
+    partner = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None, label=_("Partner")
+    )
+    result = forms.ChoiceField(required=False, choices=RESULTS, label=_("Result"))
     date_from = forms.DateField(
-        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
     )
     date_to = forms.DateField(
-        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"})
     )
 
     def __init__(self, data, variants: list[str], partners: list[tuple[int, str]]) -> None:
         super().__init__(data)
-        self.fields["variant"].choices = [("", "any")] + [
-            (name, name) for name in sorted(variants, key=variant_order)
+        self.fields["variant"].choices = [("", _("any"))] + [
+            (name, variant_text(name)) for name in sorted(variants, key=variant_order)
         ]
-        self.fields["partner"].choices = [("", "anyone")] + partners
+        self.fields["partner"].choices = [("", _("anyone"))] + partners
 
     def clean(self) -> dict:
         data = super().clean()
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and start > end:
-            raise forms.ValidationError("The first date comes after the last.")
+            raise forms.ValidationError(_("The first date comes after the last."))
         return data
 
     def apply(self, records: QuerySet) -> QuerySet:

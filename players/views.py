@@ -12,6 +12,7 @@ from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -139,7 +140,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
     hidden = request.POST.get("hidden") == "1"
     PlayerProfile.objects.update_or_create(user=request.user, defaults={"hidden": hidden})
     if hidden:
-        messages.success(request, "Your profile is now private: only you can see it.")
+        messages.success(request, _("Your profile is now private: only you can see it."))
     else:
-        messages.success(request, "Your profile is now visible to everyone who logs in.")
+        messages.success(request, _("Your profile is now visible to everyone who logs in."))
     return redirect("players:profile", request.user.pk)

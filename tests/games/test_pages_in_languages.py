@@ -270,3 +270,85 @@ def test_the_waiting_room_stays_english_for_an_english_viewer(client, alice):
         '<h2 id="chat-heading">Table talk</h2>',
     ):
         assert text in html
+
+
+PROFILE = {
+    "de": [
+        "<title>Alice: Profil · ",
+        '<h2 id="summary">Beendete Partien</h2>',
+        "<dt>Gespielt</dt><dd>2</dd>",
+        "<dt>Durchschnittliche Punktzahl</dt>",
+        '<h2 id="max-scores">Höchstpunktzahlen</h2>',
+        '<th scope="col">2 Spieler</th>',
+        "Farbrausch (bunt zählt als jede Farbe), 2 Gewitterplättchen <span",
+        "(max. 30)",
+        "0 von 1 gewonnen",
+        '<h2 id="partners">Häufige Mitspieler</h2>',
+        '<h2 id="last-games">Letzte Partien</h2>',
+        "<td>verloren</td>",
+        "<td>gewonnen</td>",
+        "<td>keine Variante</td>",
+        "Alle Partien, mit Filtern",
+        "Mein Profil privat machen",
+    ],
+    "fr": [
+        "<title>Alice : profil · ",
+        '<h2 id="summary">Parties terminées</h2>',
+        "<dt>Jouées</dt><dd>2</dd>",
+        "<dt>Score moyen</dt>",
+        '<h2 id="max-scores">Scores maximaux</h2>',
+        '<th scope="col">2 joueurs</th>',
+        "multicolore joker (compte pour toutes les couleurs), 2 jetons orage <span",
+        "(max 30)",
+        "0 gagnées sur 1",
+        '<h2 id="partners">Partenaires fréquents</h2>',
+        '<h2 id="last-games">Dernières parties</h2>',
+        "<td>perdue</td>",
+        "<td>gagnée</td>",
+        "<td>sans variante</td>",
+        "Toutes les parties, avec des filtres",
+        "Rendre mon profil privé",
+    ],
+}
+HISTORY = {
+    "de": ["<h1>Partien von Alice</h1>", "2 Partien", ">Filtern</button>", ">Variante</label>"],
+    "fr": ["<h1>Parties de Alice</h1>", "2 parties", ">Filtrer</button>", ">Variante</label>"],
+}
+
+
+def finished_games(alice, bob) -> None:
+    from tests.players.helpers import finished_game
+
+    finished_game([alice, bob], score=25)
+    finished_game([alice, bob], score=12, multicolour=3, fuses=2)
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_profile_and_history_in_german_and_french(client, alice, bob, language):
+    finished_games(alice, bob)
+    client.force_login(speaking(alice, language))
+    html = unescape(client.get(f"/players/{alice.pk}/").content.decode())
+    assert main_lang(html) == language
+    assert [text for text in PROFILE[language] if text not in html] == []
+    for english in ("Finished games", "Max scores", "won of", "Last games", "wild multicolour"):
+        assert english not in html
+    html = unescape(client.get(f"/players/{alice.pk}/games/").content.decode())
+    assert main_lang(html) == language
+    assert [text for text in HISTORY[language] if text not in html] == []
+    assert "Games of" not in html
+
+
+def test_the_profile_stays_english_for_an_english_viewer(client, alice, bob):
+    finished_games(alice, bob)
+    client.force_login(alice)
+    html = client.get(f"/players/{alice.pk}/").content.decode()
+    assert main_lang(html) == "en"
+    for text in (
+        "<dt>Played</dt><dd>2</dd>",
+        '<th scope="col">2 players</th>',
+        "wild multicolour, 2 fuses <span",
+        "0 won of 1",
+        "<td>lost</td>",
+        "<td>no variant</td>",
+    ):
+        assert text in html
