@@ -2,6 +2,7 @@ import zoneinfo
 from functools import cache
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
@@ -11,9 +12,10 @@ class SignupForm(forms.Form):
     name other players see (ACCOUNT_SIGNUP_FORM_CLASS)."""
 
     display_name = forms.CharField(
-        label="Display name",
+        label=_("Display name"),
         max_length=User._meta.get_field("display_name").max_length,
-        help_text=User._meta.get_field("display_name").help_text,
+        # The model's help text, in the reader's language.
+        help_text=_("The name other players see at the table."),
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
 

@@ -352,3 +352,68 @@ def test_the_profile_stays_english_for_an_english_viewer(client, alice, bob):
         "<td>no variant</td>",
     ):
         assert text in html
+
+
+ACCOUNT_PAGES = {
+    "de": {
+        "/accounts/login/": ["<h1>Anmelden</h1>", "Lass dir einen Anmeldecode mailen", "Neu hier?"],
+        "/accounts/signup/": [
+            "<h1>Registrieren</h1>",
+            "Anzeigename",
+            ">Mein Konto erstellen</button>",
+        ],
+        "/accounts/password/reset/": ["<h1>Passwort zurücksetzen</h1>", "Link zum Zurücksetzen"],
+        "/accounts/login/code/": ["<h1>Mit einem Code anmelden</h1>", ">Code mailen</button>"],
+    },
+    "fr": {
+        "/accounts/login/": [
+            "<h1>Se connecter</h1>",
+            "Reçois un code de connexion",
+            "Nouveau ici ?",
+        ],
+        "/accounts/signup/": ["<h1>S'inscrire</h1>", "Nom affiché", ">Créer mon compte</button>"],
+        "/accounts/password/reset/": [
+            "<h1>Réinitialiser ton mot de passe</h1>",
+            "M'envoyer un lien de réinitialisation",
+        ],
+        "/accounts/login/code/": [
+            "<h1>Se connecter avec un code</h1>",
+            ">M'envoyer un code</button>",
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_account_pages_in_german_and_french(client, language):
+    for url, expected in ACCOUNT_PAGES[language].items():
+        response = client.get(url, headers={"accept-language": language})
+        assert response.status_code == 200, url
+        html = unescape(response.content.decode())
+        assert main_lang(html) == language, url
+        assert [text for text in expected if text not in html] == [], url
+
+
+@pytest.mark.parametrize(
+    "language, expected",
+    [
+        ("de", ["<h1>Deine E-Mail-Adresse</h1>", "Du meldest dich mit <strong>alice@"]),
+        ("fr", ["<h1>Ton adresse e-mail</h1>", "Tu te connectes avec <strong>alice@"]),
+    ],
+)
+def test_the_email_change_page_in_german_and_french(client, alice, language, expected):
+    client.force_login(speaking(alice, language))
+    html = unescape(client.get("/accounts/email/").content.decode())
+    assert main_lang(html) == language
+    assert [text for text in expected if text not in html] == []
+
+
+def test_a_refused_sign_up_says_error_in_the_viewers_language(client):
+    html = unescape(
+        client.post(
+            "/accounts/signup/",
+            {"email": "not an address", "display_name": "Dora"},
+            headers={"accept-language": "de"},
+        ).content.decode()
+    )
+    assert "<strong>Fehler: " in html and "Error:" not in html
