@@ -34,9 +34,9 @@ def time_zone_choices() -> list[tuple[str, str]]:
 class ProfileForm(forms.ModelForm):
     # A list of real zones, so that a typo can never reach the time zone middleware.
     time_zone = forms.ChoiceField(
-        label="Time zone",
+        label=_("Time zone"),
         choices=time_zone_choices,
-        help_text=User._meta.get_field("time_zone").help_text,
+        help_text=_("Deadlines are shown in this time zone."),
     )
 
     class Meta:
@@ -46,3 +46,21 @@ class ProfileForm(forms.ModelForm):
             "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
             "notify": forms.RadioSelect,
         }
+        # The model's words, in the reader's language (issue 29).
+        labels = {
+            "display_name": _("Display name"),
+            "notify": _("Game emails"),
+            "language": _("Language"),
+        }
+        help_texts = {
+            "display_name": _("The name other players see at the table."),
+            "language": _("The language of the site and its emails for this person."),
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["notify"].choices = [
+            (User.Notify.EVERY_TURN, _("An email every time it is my turn")),
+            (User.Notify.DAILY_DIGEST, _("One email a day listing the games waiting for me")),
+            (User.Notify.NONE, _("No game emails")),
+        ]

@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ProfileForm
@@ -18,7 +19,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             user = form.save(commit=False)
             user.save(update_fields=ProfileForm.Meta.fields)
-            messages.success(request, "Your profile is saved.")
+            messages.success(request, _("Your profile is saved."))
             return redirect("accounts:profile")
     else:
         form = ProfileForm(instance=request.user)

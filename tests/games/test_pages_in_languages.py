@@ -417,3 +417,40 @@ def test_a_refused_sign_up_says_error_in_the_viewers_language(client):
         ).content.decode()
     )
     assert "<strong>Fehler: " in html and "Error:" not in html
+
+
+@pytest.mark.parametrize(
+    "language, expected, saved",
+    [
+        (
+            "de",
+            [
+                "<h1>Dein Profil</h1>",
+                "Spiel-E-Mails",
+                "Eine E-Mail am Tag",
+                "Zeitzone",
+                ">Speichern<",
+            ],
+            "Dein Profil ist gespeichert.",
+        ),
+        (
+            "fr",
+            ["<h1>Ton profil</h1>", "E-mails de partie", "Un e-mail par jour", "Fuseau horaire"],
+            "Ton profil est enregistré.",
+        ),
+    ],
+)
+def test_the_account_profile_in_german_and_french(client, alice, language, expected, saved):
+    client.force_login(speaking(alice, language))
+    html = unescape(client.get("/accounts/profile/").content.decode())
+    assert main_lang(html) == language
+    assert [text for text in expected if text not in html] == []
+    assert "Game emails" not in html and "Time zone" not in html
+    form = {
+        "display_name": "Alice",
+        "notify": "daily_digest",
+        "time_zone": "Europe/Paris",
+        "language": language,
+    }
+    response = client.post("/accounts/profile/", form, follow=True)
+    assert saved in unescape(response.content.decode())
