@@ -224,6 +224,9 @@ USE_I18N = True
 # The site's own translations (locale/<language>/LC_MESSAGES/django.po): compiled to .mo by
 # `python3 dev.py run|test|check` (manage.py compilemessages), never committed.
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# How each language writes a date (hanabi_site/formats/): templates name a format, such as
+# "SHORT_DATETIME_FORMAT", and read it in the person's language.
+FORMAT_MODULE_PATH = ["hanabi_site.formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"
