@@ -6,6 +6,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from games.views.help import rules
 from games.views.lobby import home
 from hanabi_site.health import healthz
 from mailplay import webhooks
@@ -20,6 +21,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("", home, name="home"),
     path("favicon.ico", favicon, name="favicon"),
+    path("rules/", rules, name="rules"),
     path("", include("games.urls")),
     path("", include("moderation.urls")),
     path("players/", include("players.urls")),
