@@ -34,6 +34,7 @@ from django.shortcuts import redirect, render, resolve_url
 from django.urls import Resolver404, resolve, reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -194,8 +195,11 @@ def open_scoped_link(request: HttpRequest, token: str) -> HttpResponse:
             return redirect(granted.next_path)
         messages.warning(
             request,
-            f"This link was sent to another account. You are logged in as "
-            f"{request.user.display_name}: log out, then open the link again to use it.",
+            _(
+                "This link was sent to another account. You are logged in as %(name)s: log "
+                "out, then open the link again to use it."
+            )
+            % {"name": request.user.display_name},
         )
         return redirect(settings.LOGIN_REDIRECT_URL)
     _grant(request, token, granted)

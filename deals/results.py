@@ -1,8 +1,17 @@
 """What a deal's page and the lobby's weekly deal show of it: the finished tables' results,
 the bots' scores and the best score a team that saw every card could reach. No card."""
 
+from django.utils.translation import gettext_lazy
+
 from deals.models import Deal, DealBotScore
 from games.models import BotKind, DealAnalysis, Game
+
+# Each bot's name on the deal's page (its BotKind label up to the colon), in the reader's
+# language.
+BOT_NAMES = {
+    BotKind.HOUSE: gettext_lazy("House bot"),
+    BotKind.EXPERT: gettext_lazy("Expert bot (hat guessing)"),
+}
 
 
 def finished_games(deal: Deal) -> list[dict]:
@@ -38,7 +47,7 @@ def bot_scores(deal: Deal) -> list[dict]:
     """Each bot kind's score on the deal, or None while its table is being played."""
     stored = {row.bot_kind: row for row in DealBotScore.objects.filter(deal=deal)}
     return [
-        {"kind": kind, "label": label.split(":")[0], "score": stored.get(kind)}
+        {"kind": kind, "label": BOT_NAMES.get(kind, label.split(":")[0]), "score": stored.get(kind)}
         for kind, label in BotKind.choices
     ]
 

@@ -8,13 +8,15 @@ deals/services.py for a new table). Whoever sits at a game on it that is not ove
 neither the deal's page nor its other games (deals/views.py, deals/middleware.py)."""
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from deals.models import Deal, DealGame, DealView
 from games.models import Game, Seat, Spectator
 
 NOT_OVER = (Game.Status.OPEN, Game.Status.PLAYING)
-SEEN_REASON = (
+# Lazy: worded in the language of whoever is refused, when the refusal is shown.
+SEEN_REASON = gettext_lazy(
     "You have seen this deal already (you played it, watched it or opened its games): "
     "a deal is played once by each person."
 )

@@ -5,6 +5,7 @@ from datetime import date, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from deals import game_links, outbox_kinds
@@ -44,7 +45,7 @@ def _stored(options: GameOptions, deck: list, **fields) -> Deal:
 def share(game: Game) -> Deal:
     """The deal of a finished game, stored and linked to it the first time it is asked for."""
     if not game.is_finished():
-        raise GameError("A game's deal can be shared only once the game has ended.")
+        raise GameError(_("A game's deal can be shared only once the game has ended."))
     with transaction.atomic():
         link = DealGame.objects.filter(game=game).select_related("deal").first()
         if link is not None:
@@ -63,7 +64,7 @@ def start_table(deal_id: int, user: User, visibility: str) -> Game:
         # page (deals/views.py), so that nobody both sees the deal and sits down to play it.
         deal = Deal.objects.select_for_update().filter(pk=deal_id).first()
         if deal is None:
-            raise GameError("There is no such deal.")
+            raise GameError(_("There is no such deal."))
         if has_seen(deal.pk, user):
             raise NotAllowed(SEEN_REASON)
         game = lobby.create_game(user, deal.game_options, visibility, deck=deal.deck)

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -78,13 +79,16 @@ def play(request: HttpRequest, deal_id: int) -> HttpResponse:
         except GameError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, "Your table on this deal is open: others can join it.")
+            messages.success(request, _("Your table on this deal is open: others can join it."))
             return redirect(game)
     context = {
         "deal": deal,
         "seen": has_seen(deal.pk, request.user),
         "open_tables": results.open_tables(deal),
-        "visibilities": Game.Visibility.choices,
+        "visibilities": [
+            (Game.Visibility.PUBLIC, _("open in the lobby")),
+            (Game.Visibility.INVITE, _("by invitation only")),
+        ],
     }
     return render(request, "deals/play.html", context)
 

@@ -6,6 +6,7 @@ send the invitation (games.services.lobby.invite_by_email)."""
 from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from friends.models import Friendship
@@ -49,7 +50,9 @@ def _known(user: User, person_id: int) -> User:
         or partners_of(user).filter(pk=person_id).first()
     )
     if person is None:
-        raise NotAllowed("You can choose only among your friends and the people you played with.")
+        raise NotAllowed(
+            _("You can choose only among your friends and the people you played with.")
+        )
     return person
 
 
@@ -58,28 +61,30 @@ def add_friend(user: User, person_id: int) -> Friendship:
     in a form cannot reveal a stranger's name on the friends page."""
     person = partners_of(user).filter(pk=person_id).first()
     if person is None:
-        raise NotAllowed("You can add as a friend only someone you have played with.")
+        raise NotAllowed(_("You can add as a friend only someone you have played with."))
     try:
         with transaction.atomic():
             return Friendship.objects.create(user=user, friend=person)
     except IntegrityError:
-        raise GameError(f"{person.display_name} is already your friend.") from None
+        raise GameError(
+            _("%(name)s is already your friend.") % {"name": person.display_name}
+        ) from None
 
 
 def remove_friend(user: User, person_id: int) -> None:
     deleted, _ = Friendship.objects.filter(user=user, friend_id=person_id).delete()
     if not deleted:
-        raise GameError("That person is not among your friends.")
+        raise GameError(_("That person is not among your friends."))
 
 
 def friend_named(user: User, name: str) -> User:
     """The one friend of `user` with this display name (case aside)."""
     name = name.strip()
     if not name:
-        raise GameError("Type a friend's name.")
+        raise GameError(_("Type a friend's name."))
     found = list(friends_of(user).filter(display_name__iexact=name)[:2])
     if not found:
-        raise GameError(f"None of your friends is called {name}.")
+        raise GameError(_("None of your friends is called %(name)s.") % {"name": name})
     if len(found) > 1:
         raise GameError(
             f"More than one of your friends is called {name}: use the buttons of the list."
@@ -94,11 +99,15 @@ def invite(game_id: int, inviter: User, person: User) -> Invitation:
         # invitation cannot be separated by another invitation of the same person.
         game = Game.objects.locked(game_id)
         if not game.seats.filter(user=inviter).exists():
-            raise NotAllowed("Only a player at this table can invite others.")
+            raise NotAllowed(_("Only a player at this table can invite others."))
         if game.seats.filter(user=person).exists():
-            raise GameError(f"{person.display_name} already has a seat at this table.")
+            raise GameError(
+                _("%(name)s already has a seat at this table.") % {"name": person.display_name}
+            )
         if Invitation.objects.filter(game=game, email__iexact=person.email).exists():
-            raise GameError(f"{person.display_name} has already been invited to this game.")
+            raise GameError(
+                _("%(name)s has already been invited to this game.") % {"name": person.display_name}
+            )
         return lobby.invite_by_email(game_id, inviter, person.email, by_name=True)
 
 

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from friends import services
@@ -41,7 +42,9 @@ def add(request: HttpRequest) -> HttpResponse:
     except GameError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{friendship.friend.display_name} is now your friend.")
+        messages.success(
+            request, _("%(name)s is now your friend.") % {"name": friendship.friend.display_name}
+        )
     return redirect("friends:index")
 
 
@@ -53,7 +56,7 @@ def remove(request: HttpRequest) -> HttpResponse:
     except GameError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Removed from your friends.")
+        messages.success(request, _("Removed from your friends."))
     return redirect("friends:index")
 
 
@@ -71,7 +74,7 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Invitation sent to {person.display_name}.")
+        messages.success(request, _("Invitation sent to %(name)s.") % {"name": person.display_name})
     # Someone without a seat may not see the game's page (a 404): home, as games does.
     if not Seat.objects.filter(game_id=game_id, user=request.user).exists():
         return redirect("home")

@@ -10,16 +10,22 @@ whoever `open_after_the_end` lets in."""
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games.errors import GameError, NotAllowed
 from games.models import Game, Spectator, SpectatorPolicy
 from games.permissions import ever_seated
 
-PLAYS_HERE = "You play in this game: the spectator view would show you your own cards."
-NOT_WATCHABLE = "This game is not open to spectators while it is played."
-CANCELLED = "This game was cancelled: there is nothing to watch."
-WATCHED = "You watched this game: you cannot take a seat in it."
+# Lazy: worded in the language of whoever is refused, when the refusal is shown (a view
+# compares str(error) with PLAYS_HERE, both then in the same language).
+PLAYS_HERE = gettext_lazy(
+    "You play in this game: the spectator view would show you your own cards."
+)
+NOT_WATCHABLE = gettext_lazy("This game is not open to spectators while it is played.")
+CANCELLED = gettext_lazy("This game was cancelled: there is nothing to watch.")
+WATCHED = gettext_lazy("You watched this game: you cannot take a seat in it.")
 
 
 def refusal(user: User, game: Game) -> str | None:
@@ -56,7 +62,7 @@ def admit(game_id: int, user: User) -> Game:
     a later look only checks again, without the lock."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise GameError("There is no such game.")
+        raise GameError(_("There is no such game."))
     if reason := refusal(user, game):
         raise NotAllowed(reason)
     if game.is_playing() and not Spectator.objects.filter(game=game, user=user).exists():

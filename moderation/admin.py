@@ -7,7 +7,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.utils.functional import lazy
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.admin import UserAdmin
 from accounts.models import User
@@ -18,30 +21,44 @@ from games.permissions import is_moderator
 from moderation import services, views
 from moderation.models import ModeratorAction, Report
 
+# "Seat 3", worded when the form is shown, in the moderator's language.
+seat_label = lazy(lambda number: _("Seat %(seat)s") % {"seat": number}, str)
+
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label="Why", max_length=500, widget=forms.Textarea)
+    reason = forms.CharField(label=gettext_lazy("Why"), max_length=500, widget=forms.Textarea)
 
 
 class ReplaceSeatForm(ReasonForm):
     position = forms.TypedChoiceField(
-        label="Seat", choices=[(n, f"Seat {n + 1}") for n in range(6)], coerce=int
+        label=gettext_lazy("Seat"),
+        choices=[(n, seat_label(n + 1)) for n in range(6)],
+        coerce=int,
     )
     email = forms.EmailField(
-        label="Give it to (email address)", required=False, help_text="Empty: a bot takes it."
+        label=gettext_lazy("Give it to (email address)"),
+        required=False,
+        help_text=gettext_lazy("Empty: a bot takes it."),
     )
 
 
 class ModeratorExtendForm(ReasonForm):
     hours = forms.IntegerField(
-        label="Give the current turn this many more hours", min_value=1, max_value=24 * 7
+        label=gettext_lazy("Give the current turn this many more hours"),
+        min_value=1,
+        max_value=24 * 7,
     )
 
 
 class SuspendForm(ReasonForm):
     days = forms.TypedChoiceField(
-        label="For",
-        choices=[(1, "1 day"), (7, "1 week"), (30, "30 days"), (365, "1 year")],
+        label=gettext_lazy("For"),
+        choices=[
+            (1, gettext_lazy("1 day")),
+            (7, gettext_lazy("1 week")),
+            (30, gettext_lazy("30 days")),
+            (365, gettext_lazy("1 year")),
+        ],
         coerce=int,
     )
 
@@ -67,9 +84,13 @@ class ModeratedAdmin(GameDataAdmin):
                     try:
                         perform(item, request.user, reason, **fields)
                     except GameError as error:
-                        self.message_user(request, f"{item}: {error}", messages.WARNING)
+                        self.message_user(
+                            request,
+                            _("%(item)s: %(error)s") % {"item": item, "error": error},
+                            messages.WARNING,
+                        )
                     else:
-                        self.message_user(request, f"{item}: done.")
+                        self.message_user(request, _("%(item)s: done.") % {"item": item})
                 return None
         else:
             form = form_class()
@@ -84,7 +105,7 @@ class ModeratedAdmin(GameDataAdmin):
         return render(request, "admin/moderation/reason.html", context)
 
 
-def moderation_action(title: str, perform, form_class=None):
+def moderation_action(title, perform, form_class=None):
     """An admin action for moderators: ask why (and what form_class asks), then call
     perform(item, moderator, reason, **the form's other fields) for each selected item."""
 
@@ -123,31 +144,31 @@ class ModeratedGameAdmin(ModeratedAdmin, GameAdmin):
         )
 
     extend = moderation_action(
-        "Give the current turn more time",
+        gettext_lazy("Give the current turn more time"),
         lambda game, user, reason, hours: services.extend_deadline(game.pk, user, reason, hours),
         form_class=ModeratorExtendForm,
     )
     clear_deadline = moderation_action(
-        "Clear the current turn's deadline",
+        gettext_lazy("Clear the current turn's deadline"),
         lambda game, user, reason: services.clear_deadline(game.pk, user, reason),
     )
     pause = moderation_action(
-        "Pause the game (no deadline runs)",
+        gettext_lazy("Pause the game (no deadline runs)"),
         lambda game, user, reason: services.pause(game.pk, user, reason),
     )
     resume = moderation_action(
-        "Resume the game (a fresh deadline)",
+        gettext_lazy("Resume the game (a fresh deadline)"),
         lambda game, user, reason: services.resume(game.pk, user, reason),
     )
     replace_seat = moderation_action(
-        "Give a seat to another player or a bot",
+        gettext_lazy("Give a seat to another player or a bot"),
         lambda game, user, reason, position, email: services.replace_seat(
             game.pk, user, reason, position, email
         ),
         form_class=ReplaceSeatForm,
     )
     abort = moderation_action(
-        "Abort the game",
+        gettext_lazy("Abort the game"),
         lambda game, user, reason: services.abort(game.pk, user, reason),
     )
 
@@ -160,7 +181,7 @@ class ModeratedChatMessageAdmin(ModeratedAdmin, ChatMessageAdmin):
     actions = ["hide"]
 
     hide = moderation_action(
-        "Hide the message",
+        gettext_lazy("Hide the message"),
         lambda message, user, reason: services.hide_message(message.pk, user, reason),
     )
 
@@ -173,7 +194,7 @@ class ModeratedUserAdmin(ModeratedAdmin, UserAdmin):
     actions = ["suspend"]
 
     suspend = moderation_action(
-        "Suspend (with a reason; they are told by email)",
+        gettext_lazy("Suspend (with a reason; they are told by email)"),
         lambda user, moderator, reason, days: services.suspend_user(
             user.pk, moderator, reason, days
         ),
@@ -200,7 +221,7 @@ class ReportAdmin(ModeratedAdmin, RecordAdmin):
     actions = ["resolve"]
 
     resolve = moderation_action(
-        "Resolve the report, with a note",
+        gettext_lazy("Resolve the report, with a note"),
         lambda report, user, note: services.resolve_report(report.pk, user, note),
     )
 

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import limits, seat_guards
@@ -33,20 +34,20 @@ def report(
     """A player asks the moderators to look at a message, a player or the game itself."""
     reason = reason.strip()
     if not reason:
-        raise GameError("Say what is wrong, so that a moderator can act on it.")
+        raise GameError(_("Say what is wrong, so that a moderator can act on it."))
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not game.seats.filter(user=reporter).exists():
-        raise NotAllowed("Only the players of a game can report something in it.")
+        raise NotAllowed(_("Only the players of a game can report something in it."))
     message = None
     if message_id is not None:
         message = ChatMessage.objects.filter(pk=message_id, game=game).first()
         if message is None:
-            raise GameError("There is no such message in this game.")
+            raise GameError(_("There is no such message in this game."))
         reported_user_id = message.author_id
     if reported_user_id == reporter.pk:
-        raise GameError("You cannot report yourself.")
+        raise GameError(_("You cannot report yourself."))
     if reported_user_id is not None and not game.seats.filter(user_id=reported_user_id).exists():
-        raise GameError("That person does not play in this game.")
+        raise GameError(_("That person does not play in this game."))
     limits.REPORTS.check(Report.objects.filter(reporter=reporter))
     return Report.objects.create(
         reporter=reporter,
@@ -59,10 +60,10 @@ def report(
 
 def _require_moderator(user: User, reason: str) -> str:
     if not is_moderator(user):
-        raise NotAllowed("Only moderators can do this.")
+        raise NotAllowed(_("Only moderators can do this."))
     reason = reason.strip()
     if not reason:
-        raise GameError("Say why: players and other moderators will read it.")
+        raise GameError(_("Say why: players and other moderators will read it."))
     return reason[:500]
 
 
@@ -117,7 +118,7 @@ def extend_deadline(game_id: int, moderator: User, reason: str, hours: int) -> G
 def abort(game_id: int, moderator: User, reason: str) -> Game:
     def end_it(game: Game) -> None:
         if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-            raise GameError("This game is already over.")
+            raise GameError(_("This game is already over."))
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         game.turn_deadline = None
@@ -139,7 +140,7 @@ def resume(game_id: int, moderator: User, reason: str) -> Game:
 def clear_deadline(game_id: int, moderator: User, reason: str) -> Game:
     def clear(game: Game) -> None:
         if game.turn_deadline is None:
-            raise GameError("This turn has no deadline.")
+            raise GameError(_("This turn has no deadline."))
         game.turn_deadline = None
         game.save(update_fields=["turn_deadline"])
 
@@ -152,7 +153,7 @@ def hide_message(message_id: int, moderator: User, reason: str) -> ChatMessage:
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().get(pk=message_id)
         if message.hidden_at is not None:
-            raise GameError("This message is already hidden.")
+            raise GameError(_("This message is already hidden."))
         message.hidden_at = timezone.now()
         message.save(update_fields=["hidden_at"])
         _audit(
@@ -171,7 +172,7 @@ def resolve_report(report_id: int, moderator: User, note: str) -> Report:
     with transaction.atomic():
         report = Report.objects.select_for_update().get(pk=report_id)
         if report.status == Report.Status.RESOLVED:
-            raise GameError("This report is already resolved.")
+            raise GameError(_("This report is already resolved."))
         report.status = Report.Status.RESOLVED
         report.note = note
         report.save(update_fields=["status", "note"])
@@ -185,11 +186,11 @@ def suspend_user(user_id: int, moderator: User, reason: str, days: int) -> User:
     play, and they are told by email."""
     reason = _require_moderator(moderator, reason)
     if not 1 <= days <= 3650:
-        raise GameError("A suspension lasts 1 day to 10 years.")
+        raise GameError(_("A suspension lasts 1 day to 10 years."))
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
         if user.pk == moderator.pk:
-            raise GameError("Moderators cannot suspend themselves.")
+            raise GameError(_("Moderators cannot suspend themselves."))
         user.suspended_until = timezone.now() + timedelta(days=days)
         user.suspension_reason = reason
         user.save(update_fields=["suspended_until", "suspension_reason"])
@@ -226,32 +227,40 @@ def replace_seat(
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if game.status not in (Game.Status.OPEN, Game.Status.PLAYING):
-            raise GameError("Seats change only in games not over.")
+            raise GameError(_("Seats change only in games not over."))
         seat = game.seats.filter(position=position).first()
         if seat is None:
-            raise GameError(f"There is no seat {position + 1} in this game.")
+            raise GameError(_("There is no seat %(seat)s in this game.") % {"seat": position + 1})
         # A moderator who moves their own seat could look at its hand in between (issue 25):
         # such a change is for another moderator to make.
         if seat.user_id == moderator.pk:
-            raise GameError("This is your own seat: ask another moderator to replace you.")
+            raise GameError(_("This is your own seat: ask another moderator to replace you."))
         if seat.former_users.filter(pk=moderator.pk).exists():
-            raise GameError("You held this seat before: ask another moderator to change it.")
+            raise GameError(_("You held this seat before: ask another moderator to change it."))
         before = seat.name
         if email:
             newcomer = User.objects.filter(email__iexact=email.strip()).first()
             if newcomer is None:
-                raise GameError(f"Nobody has the address {email}.")
+                raise GameError(_("Nobody has the address %(email)s.") % {"email": email})
             if newcomer.pk == moderator.pk:
                 # A moderator may have seen every hand of the game: seated, they would know
                 # their own cards.
-                raise GameError("You cannot give a seat to yourself: ask another moderator.")
+                raise GameError(_("You cannot give a seat to yourself: ask another moderator."))
             if game.seats.filter(user=newcomer).exists():
-                raise GameError(f"{newcomer.display_name} already plays in this game.")
+                raise GameError(
+                    _("%(name)s already plays in this game.") % {"name": newcomer.display_name}
+                )
             if seat_refusal(game, newcomer):  # they saw every hand
-                raise GameError(f"{newcomer.display_name} watched this game: they cannot play it.")
+                raise GameError(
+                    _("%(name)s watched this game: they cannot play it.")
+                    % {"name": newcomer.display_name}
+                )
             # The rules of the apps above games (a deal they have seen, a rematch's table).
             if refused := seat_guards.refusal(game, newcomer):
-                raise GameError(f"{newcomer.display_name} cannot take this seat: {refused}")
+                raise GameError(
+                    _("%(name)s cannot take this seat: %(reason)s")
+                    % {"name": newcomer.display_name, "reason": refused}
+                )
             if seat.user_id is not None:
                 seat.former_users.add(seat.user_id)
             seat.user, seat.is_bot = newcomer, False

@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.forms import ReportForm
@@ -22,7 +23,7 @@ from moderation import services
 def report(request: HttpRequest, game_id: int) -> HttpResponse:
     form = ReportForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Say what is wrong, in at most 1,000 characters.")
+        messages.error(request, _("Say what is wrong, in at most 1,000 characters."))
         return redirect("games:detail", game_id)
     data = form.cleaned_data
     return run_service(
@@ -32,7 +33,7 @@ def report(request: HttpRequest, game_id: int) -> HttpResponse:
         data["reason"],
         data["message"],
         data["reported_user"],
-        success="Thank you: a moderator will look at it.",
+        success=_("Thank you: a moderator will look at it."),
     )
 
 

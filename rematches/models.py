@@ -4,6 +4,7 @@ and each other person's answer to it."""
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from games.models import Game
 
@@ -34,9 +35,9 @@ class Invitee(models.Model):
     """A person of the finished table asked to play again, and their answer."""
 
     class Answer(models.TextChoices):
-        WAITING = "waiting", "has not answered yet"
-        ACCEPTED = "accepted", "accepted"
-        DECLINED = "declined", "declined"
+        WAITING = "waiting", gettext_lazy("has not answered yet")
+        ACCEPTED = "accepted", gettext_lazy("accepted")
+        DECLINED = "declined", gettext_lazy("declined")
 
     rematch = models.ForeignKey(Rematch, on_delete=models.CASCADE, related_name="invitees")
     user = models.ForeignKey(

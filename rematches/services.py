@@ -10,6 +10,8 @@ players looking at it see them arrive.
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games.errors import GameError, NotAllowed
@@ -30,9 +32,9 @@ def propose(finished_game_id: int, user: User) -> tuple[Rematch, bool]:
         old = Game.objects.locked(finished_game_id)
         seats = list(old.seats.select_related("user").order_by("position"))
         if not any(seat.user_id == user.pk for seat in seats):
-            raise NotAllowed("Only a player of this game can propose a rematch.")
+            raise NotAllowed(_("Only a player of this game can propose a rematch."))
         if not old.is_finished():
-            raise GameError("A rematch can be proposed once the game is over.")
+            raise GameError(_("A rematch can be proposed once the game is over."))
         existing = Rematch.objects.filter(finished_game=old).select_related("game").first()
         if existing is not None:
             if existing.game.status != Game.Status.ABORTED:
@@ -87,19 +89,25 @@ def _locked(rematch_id: int) -> tuple[Rematch, Game]:
     one rematch are applied one after the other."""
     rematch = Rematch.objects.filter(pk=rematch_id).first()
     if rematch is None:
-        raise GameError("There is no such rematch.")
+        raise GameError(_("There is no such rematch."))
     return rematch, Game.objects.locked(rematch.game_id)
 
 
 def _invitee(rematch: Rematch, user: User) -> Invitee:
     invitee = rematch.invitees.filter(user=user).first()
     if invitee is None:
-        raise NotAllowed("You are not invited to this rematch.")
+        raise NotAllowed(_("You are not invited to this rematch."))
     return invitee
 
 
+TOO_LATE_TO_ANSWER = (
+    gettext_lazy("This game was cancelled: it is too late to answer."),
+    gettext_lazy("This game has already started: it is too late to answer."),
+)
+
+
 def _too_late(game: Game) -> GameError:
-    return GameError(f"{lobby.too_late(game)}: it is too late to answer.")
+    return GameError(lobby.too_late(game, TOO_LATE_TO_ANSWER))
 
 
 def _answer(invitee: Invitee, answer: str) -> None:
@@ -113,7 +121,7 @@ def accept(rematch_id: int, user: User) -> Rematch:
         rematch, game = _locked(rematch_id)
         invitee = _invitee(rematch, user)
         if invitee.answer == Invitee.Answer.ACCEPTED:
-            raise GameError("You have already accepted this rematch.")
+            raise GameError(_("You have already accepted this rematch."))
         if not game.is_open():
             raise _too_late(game)
         # Accepted first: the seat guard (rematches/seats.py) seats only those who accepted.
@@ -131,7 +139,7 @@ def decline(rematch_id: int, user: User) -> Rematch:
         rematch, game = _locked(rematch_id)
         invitee = _invitee(rematch, user)
         if invitee.answer == Invitee.Answer.DECLINED:
-            raise GameError("You have already declined this rematch.")
+            raise GameError(_("You have already declined this rematch."))
         if not game.is_open():
             raise _too_late(game)
         if invitee.answer == Invitee.Answer.ACCEPTED:
@@ -148,9 +156,9 @@ def start_with_bots(rematch_id: int, user: User) -> Rematch:
     with transaction.atomic():
         rematch, game = _locked(rematch_id)
         if rematch.proposer_id != user.pk:
-            raise NotAllowed("Only the player who proposed the rematch can start it.")
+            raise NotAllowed(_("Only the player who proposed the rematch can start it."))
         if not game.is_open():
-            raise GameError(f"{lobby.too_late(game)}.")
+            raise GameError(lobby.too_late(game))
         _bots_in_empty_seats_and_start(game.pk, user)
         versions.bump(rematch.finished_game_id)
     return rematch

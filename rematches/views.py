@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.errors import GameError, NotAllowed
@@ -24,9 +25,9 @@ def propose(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, str(error))
         return redirect("games:detail", game_id)
     if not created:
-        messages.info(request, "A rematch of this game was proposed already: here it is.")
+        messages.info(request, _("A rematch of this game was proposed already: here it is."))
     elif rematch.game.is_open():
-        messages.success(request, "The others are invited to play again.")
+        messages.success(request, _("The others are invited to play again."))
     return redirect(rematch)
 
 
@@ -75,13 +76,13 @@ def _answer(request: HttpRequest, rematch_id: int, service, success: str) -> Htt
 @login_required
 @require_POST
 def accept(request: HttpRequest, rematch_id: int) -> HttpResponse:
-    return _answer(request, rematch_id, services.accept, "You have a seat at the new table.")
+    return _answer(request, rematch_id, services.accept, _("You have a seat at the new table."))
 
 
 @login_required
 @require_POST
 def decline(request: HttpRequest, rematch_id: int) -> HttpResponse:
-    return _answer(request, rematch_id, services.decline, "You declined the rematch.")
+    return _answer(request, rematch_id, services.decline, _("You declined the rematch."))
 
 
 @login_required

@@ -2,6 +2,8 @@
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import limits, seat_guards
@@ -20,12 +22,27 @@ from games.services import announce, snapshots, versions
 from games.services.play import store_summary
 from games.spectators import seat_refusal as refusal_to_a_spectator
 
+# Why a game no longer takes players, (if it was cancelled, if it started), whole sentences
+# for gettext: a translation cannot glue a reason to its consequence.
+TOO_LATE = (
+    gettext_lazy("This game was cancelled."),
+    gettext_lazy("This game has already started."),
+)
+TOO_LATE_TO_JOIN = (
+    gettext_lazy("This game was cancelled; you can no longer join it."),
+    gettext_lazy("This game has already started; you can no longer join it."),
+)
+TOO_LATE_TO_LEAVE = (
+    gettext_lazy("This game was cancelled: you can no longer leave it."),
+    gettext_lazy("This game has already started: you can no longer leave it."),
+)
 
-def too_late(game: Game) -> str:
-    """Why a game no longer takes players: it started, or it was cancelled."""
-    if game.status == Game.Status.ABORTED:
-        return "This game was cancelled"
-    return "This game has already started"
+
+def too_late(game: Game, sentences: tuple = TOO_LATE) -> str:
+    """Why a game no longer takes players (it started, or it was cancelled), in the active
+    language: one of `sentences`, (if cancelled, if started)."""
+    cancelled, started = sentences
+    return str(cancelled if game.status == Game.Status.ABORTED else started)
 
 
 def create_game(
@@ -44,11 +61,11 @@ def create_game(
     last seats, and the other seats empty. `deck`: an explicit deck ([[suit, rank], …], top
     first), to play a deal again; by default the deal comes from the game's new seed."""
     if not 0 <= bots < options.players:
-        raise GameError("Leave at least one seat for a person.")
+        raise GameError(_("Leave at least one seat for a person."))
     if bot_kind not in BotKind.values:
-        raise GameError("There is no such bot.")
+        raise GameError(_("There is no such bot."))
     if spectators not in SpectatorPolicy.values:
-        raise GameError("Choose who may watch the game.")
+        raise GameError(_("Choose who may watch the game."))
     with transaction.atomic():
         game = Game.objects.create(
             options=options.to_dict(),
@@ -79,16 +96,16 @@ def join_game(game_id: int, user: User, invite_code: str = "") -> Game:
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if not game.is_open():
-            raise GameError(f"{too_late(game)}; you can no longer join it.")
+            raise GameError(too_late(game, TOO_LATE_TO_JOIN))
         if game.visibility == Game.Visibility.INVITE and invite_code != game.invite_code:
-            raise NotAllowed("This game is by invitation only; ask for the invitation link.")
+            raise NotAllowed(_("This game is by invitation only; ask for the invitation link."))
         if game.seats.filter(user=user).exists():
-            raise GameError("You already have a seat at this table.")
+            raise GameError(_("You already have a seat at this table."))
         if reason := refusal_to_a_spectator(game, user) or seat_guards.refusal(game, user):
             raise NotAllowed(reason)
         seat = game.seats.filter(user=None, is_bot=False).order_by("position").first()
         if seat is None:
-            raise GameError("Every seat at this table is taken.")
+            raise GameError(_("Every seat at this table is taken."))
         seat.user = user
         seat.save(update_fields=["user"])
         versions.bump(game)
@@ -99,12 +116,12 @@ def leave_game(game_id: int, user: User) -> Game:
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if not game.is_open():
-            raise GameError(f"{too_late(game)}: you can no longer leave it.")
+            raise GameError(too_late(game, TOO_LATE_TO_LEAVE))
         if game.creator_id == user.pk:
-            raise GameError("You created this game: cancel it instead of leaving.")
+            raise GameError(_("You created this game: cancel it instead of leaving."))
         updated = game.seats.filter(user=user).update(user=None)
         if not updated:
-            raise GameError("You have no seat at this table.")
+            raise GameError(_("You have no seat at this table."))
         versions.bump(game)
     return game
 
@@ -115,18 +132,18 @@ def set_bot(game_id: int, user: User, position: int, bot: bool, kind: str = BotK
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if game.creator_id != user.pk:
-            raise NotAllowed("Only the person who created the game can seat bots.")
+            raise NotAllowed(_("Only the person who created the game can seat bots."))
         if not game.is_open():
-            raise GameError("Bots can be seated only before the game starts.")
+            raise GameError(_("Bots can be seated only before the game starts."))
         seat = game.seats.filter(position=position, user=None).first()
         if seat is None:
-            raise GameError("That seat is taken by a player.")
+            raise GameError(_("That seat is taken by a player."))
         if kind not in BotKind.values:
-            raise GameError("There is no such bot.")
+            raise GameError(_("There is no such bot."))
         if not bot and not seat.is_bot:
-            raise GameError("No bot sits there.")
+            raise GameError(_("No bot sits there."))
         if bot and seat.is_bot and seat.bot_kind == kind:
-            raise GameError("That bot already sits there.")
+            raise GameError(_("That bot already sits there."))
         seat.is_bot, seat.bot_kind = bot, kind if bot else BotKind.HOUSE
         seat.save(update_fields=["is_bot", "bot_kind"])
         versions.bump(game)
@@ -138,9 +155,9 @@ def abort_game(game_id: int, user: User) -> Game:
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if game.creator_id != user.pk:
-            raise NotAllowed("Only the person who created the game can cancel it.")
+            raise NotAllowed(_("Only the person who created the game can cancel it."))
         if not game.is_open():
-            raise GameError("Only a game that has not started can be cancelled.")
+            raise GameError(_("Only a game that has not started can be cancelled."))
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
@@ -153,14 +170,14 @@ def start_game(game_id: int, user: User) -> Game:
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if game.creator_id != user.pk:
-            raise NotAllowed("Only the person who created the game can start it.")
+            raise NotAllowed(_("Only the person who created the game can start it."))
         if not game.is_open():
-            raise GameError(f"{too_late(game)}.")
+            raise GameError(too_late(game))
         seats = list(game.seats.order_by("position"))
         if any(seat.is_free for seat in seats):
-            raise GameError("Every seat must be taken before the game can start.")
+            raise GameError(_("Every seat must be taken before the game can start."))
         if all(seat.is_bot for seat in seats):
-            raise GameError("At least one person must play.")
+            raise GameError(_("At least one person must play."))
         by_joining = [(seat.user_id, seat.is_bot, seat.bot_kind) for seat in seats]
         order = seating_order(game.seed, len(seats))
         for seat, source in zip(seats, order, strict=True):
@@ -186,9 +203,9 @@ def invite_by_email(
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if not game.seats.filter(user=inviter).exists():
-            raise NotAllowed("Only a player at this table can invite others.")
+            raise NotAllowed(_("Only a player at this table can invite others."))
         if not game.is_open():
-            raise GameError(f"{too_late(game)}.")
+            raise GameError(too_late(game))
         limits.INVITATIONS.check(Invitation.objects.filter(invited_by=inviter))
         try:
             with transaction.atomic():
@@ -196,6 +213,8 @@ def invite_by_email(
                     game=game, email=email, invited_by=inviter, by_name=by_name
                 )
         except IntegrityError:
-            raise GameError(f"{email} has already been invited to this game.") from None
+            raise GameError(
+                _("%(email)s has already been invited to this game.") % {"email": email}
+            ) from None
         announce.invitation(invitation)
     return invitation
