@@ -9,9 +9,11 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 
 from accounts import outbox_kinds
-from accounts.languages import browser_language
+from accounts.languages import browser_language, person_language, supported
+from accounts.models import User
 from outbox.delivery import schedule
 
 
@@ -33,7 +35,10 @@ class AccountAdapter(DefaultAccountAdapter):
             ),
             **context,
         }
-        message = self.render_mail(template_prefix, email, context)
+        # Issue 29: in the language of the account the email is about (a password reset is
+        # asked for logged out, from any browser), else the asker's.
+        with translation.override(self._recipient_language(email, context)):
+            message = self.render_mail(template_prefix, email, context)
         html = ""
         if isinstance(message, EmailMultiAlternatives) and message.alternatives:
             html = str(message.alternatives[0][0])
@@ -45,6 +50,14 @@ class AccountAdapter(DefaultAccountAdapter):
             "template": template_prefix,
         }
         schedule(outbox_kinds.ACCOUNT_EMAIL, payload)
+
+    def _recipient_language(self, email: str, context: dict[str, Any]) -> str:
+        user = context.get("user")
+        if getattr(user, "pk", None) is None:
+            user = User.objects.filter(email__iexact=email).first()
+        if user is not None:
+            return supported(user.language)
+        return person_language(self.request)
 
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):
         # The name other players see, asked at sign-up (accounts.forms.SignupForm).

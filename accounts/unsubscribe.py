@@ -20,9 +20,11 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from accounts.languages import supported
 from accounts.models import User
 
 logger = logging.getLogger(__name__)
@@ -81,6 +83,13 @@ def unsubscribe_from_game_emails(request: HttpRequest, token: str) -> HttpRespon
     link = link_for_token(token)
     if link is None:
         return render(request, "accounts/unsubscribe_invalid.html", status=400)
+    # The page speaks the language of the emails it stops (issue 29), whatever browser opens
+    # it: a mail provider's, or the person's own.
+    with translation.override(supported(link.user.language)):
+        return _unsubscribe_page(request, link)
+
+
+def _unsubscribe_page(request: HttpRequest, link: Link) -> HttpResponse:
     user = link.user
     context = {"email": user.email, "game_id": link.game_id}
     if link.game_id is not None:
