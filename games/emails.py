@@ -24,7 +24,7 @@ from games.models import Game, Invitation, MadeBy, Seat
 from games.reply_address import reply_address
 from games.services.announce import notify_delay
 from games.table_context import clue_badges
-from games.text_commands import example_commands
+from games.text_commands import example_commands, local_letters
 from games.wording import colour_name, entry_sentence, options_text, outcome_in_words
 from lib.emails import send_email
 from lib.time_zones import zone_named
@@ -174,6 +174,7 @@ def turn_context(game: Game, seat: Seat) -> dict:
         "fireworks": [
             {
                 **firework,
+                "letter": _local_code(firework["letter"]),
                 **_suit_style(firework["suit"]),
                 "suit_name": colour_name(firework["suit"]),
             }
@@ -272,7 +273,8 @@ def _other_hand(hand: dict) -> dict:
     cards = []
     for card in hand["cards"]:
         touched = _clue_names(clue_badges(card)[0])
-        cell = f"{card['slot']} {card['code']}"
+        code = _local_code(card["code"])
+        cell = f"{card['slot']} {code}"
         if touched:
             cell += f" ({', '.join(touched)})"
         cards.append(
@@ -280,7 +282,8 @@ def _other_hand(hand: dict) -> dict:
                 **card,
                 **_suit_style(card["suit"]),
                 "name": f"{colour_name(card['suit'])} {card['rank']}",
-                "letter": card["code"][0],
+                "code": code,
+                "letter": _local_code(card["code"][0]),
                 "touched_by": touched,
                 "cell": cell,
             }
@@ -350,8 +353,14 @@ def _could_be(codes: list[str], num_suits: int) -> str:
     """What a card can still be, briefly: "any card", "any card but B5", "can be R1 R3",
     "can be any colour, rank 1 3 4; not W4" (the colours and ranks left, and the few
     identities among them that counting rules out), or else suit by suit,
-    "can be R1,3-5 Y1,3"."""
+    "can be R1,3-5 Y1,3". Worked out on the engine's codes, written in the reader's letters
+    ("can be G1 Gr1" in German: gelb, grün)."""
     letters = SUIT_LETTERS[:num_suits]
+    shown = local_letters(translation.get_language())
+
+    def cards(codes: list[str]) -> str:
+        return " ".join(shown[code[0]] + code[1:] for code in codes)
+
     every = [f"{letter}{rank}" for letter in letters for rank in RANKS]
     possible = [code for code in every if code in codes]
     if not possible:
@@ -360,28 +369,38 @@ def _could_be(codes: list[str], num_suits: int) -> str:
         return _("any card")
     excluded = [code for code in every if code not in possible]
     if len(excluded) <= 4 < len(possible):
-        return _("any card but %(cards)s") % {"cards": " ".join(excluded)}
+        return _("any card but %(cards)s") % {"cards": cards(excluded)}
     if len(possible) <= 6:
-        return _("can be %(cards)s") % {"cards": " ".join(possible)}
+        return _("can be %(cards)s") % {"cards": cards(possible)}
     colours = [letter for letter in letters if any(code[0] == letter for code in possible)]
     ranks = [rank for rank in RANKS if any(code[1] == str(rank) for code in possible)]
     product = [f"{letter}{rank}" for letter in colours for rank in ranks]
     missing = [code for code in product if code not in possible]
     if len(missing) <= 3:
-        colours_text = _("any colour") if len(colours) == num_suits else " ".join(colours)
+        colours_text = (
+            _("any colour")
+            if len(colours) == num_suits
+            else " ".join(shown[letter] for letter in colours)
+        )
         ranks_text = (
             _("any rank")
             if len(ranks) == len(RANKS)
             else _("rank %(ranks)s") % {"ranks": " ".join(map(str, ranks))}
         )
         text = _("can be %(cards)s") % {"cards": f"{colours_text}, {ranks_text}"}
-        return text + ("; " + _("not %(value)s") % {"value": " ".join(missing)} if missing else "")
+        return text + ("; " + _("not %(value)s") % {"value": cards(missing)} if missing else "")
     groups = []
     for letter in letters:
         ranks = [int(code[1]) for code in possible if code[0] == letter]
         if ranks:
-            groups.append(letter + _ranks_text(ranks))
+            groups.append(shown[letter] + _ranks_text(ranks))
     return _("can be %(cards)s") % {"cards": " ".join(groups)}
+
+
+def _local_code(code: str) -> str:
+    """An engine code ("G3", or a letter alone) in the reader's letters: "Gr3" in German,
+    where "G" is gelb; "V3" in French (vert). Replies read them the same way."""
+    return local_letters(translation.get_language())[code[0]] + code[1:]
 
 
 def _ranks_text(ranks: list[int]) -> str:
@@ -414,9 +433,14 @@ def _discards(view: dict, num_suits: int) -> list[dict]:
             groups.append(
                 {
                     "suit": suit,
-                    "letter": letter,
+                    "letter": _local_code(letter),
                     "cards": [
-                        {**card, **style, "name": f"{colour_name(suit)} {card['rank']}"}
+                        {
+                            **card,
+                            **style,
+                            "code": _local_code(card["code"]),
+                            "name": f"{colour_name(suit)} {card['rank']}",
+                        }
                         for card in cards
                     ],
                 }

@@ -574,19 +574,30 @@ def _players_text(view: dict) -> str:
     return ", ".join(_seat_text(view, seat) for seat in _others(view))
 
 
-def _letter(colour: str, language: str) -> str:
-    """The letter (or two) that names ``colour`` in ``language``: "R"; "GR" for grün."""
+def colour_letter(colour: str, language: str) -> str:
+    """The letter (or two) that names ``colour`` in ``language``, as a card's code shows it
+    and as a reply may write it: "R"; "Gr" for grün, where "G" alone is gelb; "B" for blanc
+    in French, where bleu is "Bl"."""
     if language == "en":
         return SUIT_LETTERS[SUITS.index(colour)]
     own = VOCABULARIES[language].colours
     letters = [word for word, suit in own.items() if suit == colour and len(word) <= 2]
-    return min(letters, key=len).upper() if letters else SUIT_LETTERS[SUITS.index(colour)]
+    return min(letters, key=len).capitalize() if letters else SUIT_LETTERS[SUITS.index(colour)]
+
+
+def local_letters(language: str) -> dict[str, str]:
+    """The engine's letters ("R", "Y", "G", …) -> the letters of ``language``'s edition."""
+    language = reader_language(language)
+    return {
+        letter: colour_letter(suit, language)
+        for letter, suit in zip(SUIT_LETTERS, SUITS, strict=True)
+    }
 
 
 def _colours_text(view: dict) -> str:
     language = _active()
     return ", ".join(
-        f"{_shown(colour)} ({_letter(colour, language)})" for colour in view["clue_colours"]
+        f"{_shown(colour)} ({colour_letter(colour, language)})" for colour in view["clue_colours"]
     )
 
 
