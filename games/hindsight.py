@@ -8,10 +8,12 @@ worker and stores the exact score in their place."""
 
 from django.conf import settings
 
-from games import outbox_kinds
+from games import outbox_kinds, wording
 from games.analysis.deal import analyse
 from games.analysis.team import TeamResult, settle
-from games.engine import history_text, new_game, replay
+from games.engine import new_game, replay
+from games.engine.history import timeline
+from games.engine.state import Rearrangement
 from games.models import DealAnalysis, Game
 from outbox.models import Outbox
 from outbox.registry import handler
@@ -62,5 +64,15 @@ def page_context(game: Game, names: list[str]) -> dict:
     return {
         "analysis": result,
         "analysis_pending": False,
-        "best_line": history_text(best_line, names),
+        "best_line": _history_in_words(best_line, names),
     }
+
+
+def _history_in_words(state, names: list[str]) -> list[str]:
+    """engine.history_text(state, names), in the active language (games/wording.py)."""
+    return [
+        wording.rearrangement_sentence(item, names)
+        if type(item) is Rearrangement
+        else wording.event_sentence(item, state, names)
+        for item in timeline(state)
+    ]

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from django.core.cache import cache
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from games import wording
 from games.bots.hgroup import Decision, decide
 from games.engine import (
     Action,
@@ -39,9 +42,10 @@ from games.engine import (
     takes_turn,
     view_for,
 )
+from games.engine.cards import SUITS
 
 LEVEL = 1
-REFUSAL = (
+REFUSAL = gettext_noop(
     "The review opens when the game is over: during play it would tell the players what "
     "their own cards are."
 )
@@ -144,6 +148,8 @@ def page_context(game, record: dict, level: int = LEVEL) -> dict:
         rows = [turn.as_dict() for turn in turns]
         cache.set(key, rows, CACHE_SECONDS)
     turns = [ReviewedTurn(**row) for row in rows]
+    if not wording.english():
+        turns = in_the_readers_words(turns, record)
     return {
         "review": turns,
         "review_level": level,
@@ -152,3 +158,40 @@ def page_context(game, record: dict, level: int = LEVEL) -> dict:
             for name, (agreed, count) in agreement(turns).items()
         ],
     }
+
+
+def in_the_readers_words(turns: list[ReviewedTurn], record: dict) -> list[ReviewedTurn]:
+    """The review in the active language (issue 29): what each player did, as
+    games/wording.py words the history, and the bot's move in short. The bot's reasons stay
+    in English: the bot (games/bots/hgroup/) writes them as sentences, with no parts to word
+    again (the template marks them lang="en")."""
+    final = replay(record["options"], record["deck_source"], record["actions"])
+    names = record["names"]
+    # One event per move, in order: the review's turn n is the n-th.
+    events = final.events
+    return [
+        replace(
+            turn,
+            played=wording.event_sentence(events[turn.turn - 1], final, names),
+            suggested=_short_in_words(turn.suggested, names),
+        )
+        for turn in turns
+    ]
+
+
+def _short_in_words(short: str, names: list[str]) -> str:
+    """_short's words ("Clue Bob red", "Play slot 2") in the active language."""
+    verb, _space, rest = short.partition(" ")
+    if verb in ("Play", "Discard") and rest.startswith("slot "):
+        slot = rest.removeprefix("slot ")
+        if verb == "Play":
+            return _("Play slot %(slot)s") % {"slot": slot}
+        return _("Discard slot %(slot)s") % {"slot": slot}
+    if verb == "Clue":
+        target, _space, value = rest.rpartition(" ")
+        if value.isdigit():
+            value = wording.rank_clue(int(value))
+        elif value in SUITS:
+            value = wording.colour_name(value)
+        return _("Clue %(target)s: %(value)s") % {"target": target, "value": value}
+    return short

@@ -92,6 +92,8 @@ def entries(path: Path) -> list[Entry]:
                 line = line[2:].strip()
             elif line.startswith("#") or not line.strip():
                 continue
+            if line.startswith("msgctxt"):  # (pgettext's context: one line, before msgid)
+                continue
             head = line.split(" ", 1)[0]
             if head in ("msgid", "msgid_plural") or head.startswith("msgstr"):
                 key = head

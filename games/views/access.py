@@ -1,12 +1,16 @@
 """Who may see a game, and the one way a form's view calls a service and reports back."""
 
+import re
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, gettext_noop
 
 from games.errors import GameError, NotAllowed, TooMany
 from games.models import Game, Seat
 from games.spectators import open_after_the_end
+from games.wording import refusal
 from lib.prepared_queries import PreparedQuery
 
 # Every seat of a game, each joined to the game and its user, in order: the turn page's and
@@ -62,10 +66,10 @@ def run_service(
     except TooMany as error:
         return too_many(request, error, game_id)
     except NotAllowed as error:
-        messages.error(request, str(error))
+        messages.error(request, refusal(str(error)))
         return redirect("home")
     except GameError as error:
-        messages.error(request, str(error))
+        messages.error(request, refusal(str(error)))
     else:
         if success:
             messages.success(request, success)
@@ -76,5 +80,28 @@ def run_service(
 
 def too_many(request: HttpRequest, error: TooMany, game_id: int) -> HttpResponse:
     """A request over a limit (games/limits.py): nothing was done; say so, with HTTP 429."""
-    context = {"message": str(error), "game_id": game_id}
+    context = {"message": too_many_in_words(str(error)), "game_id": game_id}
     return render(request, "games/too_many.html", context, status=429)
+
+
+# games/limits.py's refusals (its Limits' words), in the reader's language (issue 29).
+TOO_MANY = {
+    ("invitations by email", "day"): gettext_noop(
+        "You have sent %(count)s invitations by email in the last day, the most this site "
+        "allows: please try again later."
+    ),
+    ("messages", "minute"): gettext_noop(
+        "You have sent %(count)s messages in the last minute, the most this site allows: "
+        "please try again later."
+    ),
+    ("reports", "day"): gettext_noop(
+        "You have sent %(count)s reports in the last day, the most this site allows: please "
+        "try again later."
+    ),
+}
+
+
+def too_many_in_words(text: str) -> str:
+    found = re.fullmatch(r"You have sent (\d+) (.+) in the last (\w+), the most .*", text)
+    message = TOO_MANY.get((found[2], found[3])) if found else None
+    return gettext(message) % {"count": found[1]} if message else text

@@ -132,9 +132,25 @@ def _invitation(request: HttpRequest, game: Game) -> HttpResponse:
             "players": options.players,
             "variant": options.variant_name(),
             "fuses": options.fuses,
+            "time_limit": _invitation_time_limit(game),
             "next_query": back_here.urlencode(safe="/"),
         },
     )
+
+
+def _invitation_time_limit(game: Game) -> str:
+    """'48 hours per turn; when time runs out, the game ends, timed out (score 0)', in the
+    reader's language; '' without a limit."""
+    if not game.turn_time_limit:
+        return ""
+    if game.timeout_policy == TimeoutPolicy.END_GAME:
+        policy = _("the game ends, timed out (score 0)")
+    else:
+        policy = _("a bot makes the move for the absent player")
+    return _("%(limit)s per turn; when time runs out, %(policy)s") % {
+        "limit": time_limit_label(game.turn_time_limit),
+        "policy": policy,
+    }
 
 
 def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpResponse:

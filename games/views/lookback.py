@@ -11,9 +11,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from games import wording
 from games.engine import replay, view_for
 from games.models import Game
 from games.table_context import table
@@ -56,17 +58,24 @@ def look_back(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
     view = view_for(state, seat.position, game.seat_names())
     # A look back offers no move: the live table does.
     view["your_turn"], view["legal"] = False, None
-    title = f"Game {game.pk}, turn {turn + 1} as you saw it"
+    view["options_text"] = wording.options_text(game.game_options)
+    title = _("Game %(game)s, turn %(turn)s as you saw it") % {
+        "game": game.pk,
+        "turn": turn + 1,
+    }
     context = {
         "game": game,
         "seat": seat,
         "view": view,
-        **table(view, automatic_turns(moves[:turn])),
+        **table(view, automatic_turns(moves[:turn]), state=state),
         "title": title,
         "turn": turn,
         "last_turn": len(moves),
         "nav": replay_nav("games:look_back", [game.pk], turn, len(moves)),
-        "last_action": view["history"][-1]["text"] if turn else None,
+        # (The history's sentence: the engine words it from the viewer's view alone.)
+        "last_action": wording.entry_sentence(view["history"][-1], state, game.seat_names())
+        if turn
+        else None,
         "your_turn_now": game.current_seat == seat.position and not seat.is_bot,
         "table_url": game.get_absolute_url(),
     }

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from games import push_token, spectators
+from games import push_token, spectators, wording
 from games.engine import spectator_view
 from games.errors import GameError, NotAllowed
 from games.models import Game
@@ -87,12 +87,18 @@ def _context(game: Game) -> dict:
     if not game.is_playing():
         return context
     moves = list(game.moves.order_by("turn").values_list("turn", "action", "made_by", named=True))
-    view = spectator_view(game.load_state(moves), context["names"])
+    state = game.load_state(moves)
+    view = spectator_view(state, context["names"])
     view["viewer"] = None
+    view["options_text"] = wording.options_text(game.game_options)
     return {
         **context,
         "view": view,
         # No notes: a player's notes are private until the game ends (its replay shows them).
-        **table(view, automatic_turns(moves)),
-        "last_action": view["history"][-1]["text"] if view["history"] else None,
+        **table(view, automatic_turns(moves), state=state),
+        "last_action": (
+            wording.entry_sentence(view["history"][-1], state, context["names"])
+            if view["history"]
+            else None
+        ),
     }
