@@ -51,11 +51,13 @@ class Decision:
 
 
 class Turn:
+    NOTES = Notes  # the reading of the table (a higher level reads more)
+
     def __init__(self, view: dict) -> None:
         if not view.get("your_turn") or view.get("legal") is None:
             raise ValueError("it is not this seat's turn")
         self.view = view
-        self.notes = Notes(view)
+        self.notes = self.NOTES(view)
         self.me = view["viewer"]
         self.players = view["players"]
         self.legal = view["legal"]

@@ -79,6 +79,10 @@ class Reading:
 
 
 class Notes:
+    # Level 2: a chop clue that its receiver may read as a save, on a card the viewer sees
+    # is no save, is a play clue, and its blind plays are read (a reverse finesse on chop).
+    SEEN_CHOP_PLAYS = False
+
     def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
         """``literal``: the givers whose clues are read for their facts alone. By default,
         those whose clue, read by the conventions, made someone play a card that was not
@@ -88,7 +92,7 @@ class Notes:
             literal = frozenset()
             # Each round adds a player, so at most one round per player and a last one.
             for _ in range(view["players"] + 1):
-                notes = Notes(view, literal)
+                notes = type(self)(view, literal)  # (a level's notes replay as that level)
                 if notes.misread <= literal:
                     break
                 literal = literal | notes.misread
@@ -435,7 +439,7 @@ class Notes:
             and candidates >> true & 1
             and target != self.me
             and not save >> true & 1
-            and not (save and on_chop)
+            and not (save and on_chop and not self.SEEN_CHOP_PLAYS)
             and not retouch
         ):
             links = self.connect(true, giver, target, viewer_holds=True, focus=focus)

@@ -1,0 +1,216 @@
+"""The H-Group bot's turn at level 2 ("Basic Moves", docs/level-2.mdx; README.md here).
+
+Level 1's turn (save, play, clue, discard) with level 2's reading of the table (``Notes2``:
+double finesses, prompt + finesse, reverse finesses waited for, self-finesses, the 5 Stall)
+and level 2's clues: finesses that need several blind plays, self-finesses that nothing else
+could explain, and in the Early Game a 5 Stall (a 5 clue on a 5 off chop) rather than a
+discard when no play or save clue is left.
+
+Safety, as at level 1: a clue that could mean two things is read the safe way, and the reason
+says so ("slot 2 may be red 1, playable now, or red 2 after Cathy's blind play: it waits");
+a self-finesse is read only when no other reading is left, and never on the last fuse; a
+clue it gives that asks for a blind play is given only when the card is there.
+"""
+
+from __future__ import annotations
+
+from games.engine import Action, Clue, Play
+from games.engine.cards import identity_name
+
+from .level1 import MISPLAY, Decision, Turn, _bits, _names
+from .notes import Notes, Reading, rank_of
+from .notes2 import Notes2
+
+# A 5 Stall is worth a clue only where a discard is not (the Early Game, 8 tokens).
+STALL_VALUE = 0.05
+
+
+class Turn2(Turn):
+    NOTES = Notes2
+
+    # -- the turn -------------------------------------------------------------------------
+
+    def decide(self) -> Decision:
+        committed = self.committed_play()
+        if committed is not None:
+            reason = self.play_reason(committed)
+            decision = Decision(
+                Play(committed),
+                f"{reason}; it comes before any save, since "
+                "a reading of the table waits on this play",
+            )
+        else:
+            decision = super().decide()
+        caution = self.safe_reading(decision.action)
+        if caution:
+            return Decision(decision.action, f"{decision.reason}. {caution}")
+        return decision
+
+    def committed_play(self) -> int | None:
+        """A card of its own that a finesse or a prompt asks it to play now, when it can: the
+        player whose clued card waits on it drops that reading if it does anything else."""
+        notes: Notes2 = self.notes
+        waited = {c for deps in notes.deps.values() for chain in deps.values() for _, c in chain}
+        for cid in self.own:
+            note = notes.notes[cid]
+            if not self.known_playable(cid):
+                continue
+            if (note.finessed and not note.clued) or cid in waited or cid in notes.committed:
+                return cid
+        return None
+
+    def safe_reading(self, action: Action) -> str:
+        """Where a card of its own could be read two ways and it took the safe one: why it
+        does not play it (said beside whatever move it makes)."""
+        notes: Notes2 = self.notes
+        played = action.card_id if isinstance(action, Play) else None
+        for cid in self.own:
+            note = notes.notes[cid]
+            if cid == played or not note.gotten:
+                continue
+            slot = self.slot(self.me, cid)
+            if note.waiting and any(note.inferred >> i & 1 for i in note.waiting):
+                waiting = sum(1 << i for i in note.waiting) & note.inferred
+                direct = note.inferred & ~waiting & ~notes.trash_mask() & self.counted[cid]
+                whom = sorted(
+                    {
+                        self.name(seat)
+                        for seat, _ in (
+                            link for chain in notes.deps.get(cid, {}).values() for link in chain
+                        )
+                    }
+                )
+                who = " and ".join(whom) or "another player"
+                if direct:
+                    return (
+                        f"Slot {slot} may be {_names(direct)} or {_names(waiting)} (a finesse "
+                        f"on {who} still to come): the safe reading waits for {who} first"
+                    )
+                return f"Slot {slot} waits for {who}'s blind play before it can be played"
+            if cid in notes.stalled and not self.known_playable(cid):
+                since = len(self.view["history"]) - note.turn
+                if 0 < since <= self.players:
+                    return (
+                        f"Slot {slot} was clued 5 off chop in the Early Game: a 5 Stall, "
+                        "read as a save, not as a play clue"
+                    )
+        return ""
+
+    # -- clues ----------------------------------------------------------------------------
+
+    def value(
+        self, twin: Notes, reading: Reading | None, target: int, option: dict, before: set[int]
+    ) -> float:
+        if reading is not None and reading.kind == "stall":
+            return self.stall_value(target, option, before)
+        if reading is None or not isinstance(twin, Notes2) or not twin.last_self:
+            return self.with_blind_plays(
+                super().value(twin, reading, target, option, before), twin, reading
+            )
+        # A self-finesse: the receiver blind-plays its own finesse position(s), which the
+        # giver sees: every one must be the card the reading needs.
+        twin.self_pass = True
+        try:
+            links = twin.connect(
+                self.notes.ident[reading.focus], self.me, target, focus=reading.focus
+            )
+            if links is None:
+                return -1.0
+            for _seat, cid, need, how in links:
+                if how == "finesse" and self.notes.ident.get(cid) != need:
+                    return MISPLAY
+            worth = super().value(twin, reading, target, option, before)
+        finally:
+            twin.self_pass = False
+        return self.with_blind_plays(worth, twin, reading)
+
+    def with_blind_plays(self, worth: float, twin: Notes, reading: Reading) -> float:
+        """A play clue's value with one more card played for each blind play it asks for
+        (the finessed cards are "known" in the clue's own notes, so level 1's count of
+        finesse links misses them)."""
+        if worth <= 0 or reading.kind != "play":
+            return worth
+        blind = sum(
+            1
+            for cid, note in twin.notes.items()
+            if note.finessed and not note.clued and not self.notes.notes[cid].finessed
+        )
+        return worth + 1.0 * blind
+
+    def stall_value(self, target: int, option: dict, before: set[int]) -> float:
+        """A 5 Stall: every new card a 5 that is still needed and not gotten elsewhere."""
+        notes = self.notes
+        trash = notes.trash_mask()
+        taken = notes.gotten_visible((self.me,))
+        new = [c for c in option["touches"] if c not in before]
+        if not new:
+            return -1.0
+        for cid in new:
+            ident = notes.ident[cid]
+            if rank_of(ident) != 5 or trash >> ident & 1 or taken >> ident & 1:
+                return -1.0
+        return STALL_VALUE - 0.001 * ((target - self.me) % self.players)
+
+    def clue_meaning(self, clue: Clue) -> str:
+        option = next(
+            o
+            for o in self.legal["clues"]
+            if o["target"] == clue.target
+            and o.get("colour") == clue.colour
+            and o.get("rank") == clue.rank
+        )
+        if any(not self.notes.notes[c].gotten for c in option["touches"]):
+            twin = self.notes.copy()
+            reading = twin.apply_clue(clue.target, option)
+            who = self.name(clue.target)
+            slots = ", ".join(str(self.slot(clue.target, c)) for c in option["touches"])
+            plural = "s" if len(option["touches"]) > 1 else ""
+            head = f"Clue {who} {clue.colour or clue.rank} (slot{plural} {slots})"
+            if reading is not None and reading.kind == "stall":
+                return (
+                    f"{head}: a 5 Stall, it saves {who}'s 5 off chop and asks nobody to play "
+                    "(nothing to play or save, and the Early Game has no discard yet)"
+                    if not self.notes.discarded_any
+                    else f"{head}: a 5 Stall (no discard allowed at 8 clue tokens)"
+                )
+            if reading is not None and twin.last_self and reading.focus in self.notes.ident:
+                ident = self.notes.ident[reading.focus]
+                blind = [
+                    f"slot {self.slot(clue.target, cid)} ({identity_name(self.notes.ident[cid])})"
+                    for cid in self.notes.hands[clue.target]
+                    if cid in twin.self_finessed and cid not in self.notes.self_finessed
+                ]
+                if blind:
+                    return (
+                        f"{head}: a self-finesse on {who}'s {identity_name(ident)} (slot "
+                        f"{self.slot(clue.target, reading.focus)}): nothing else connects it, "
+                        f"so {who} blind-plays {', then '.join(blind)} first"
+                    )
+        return super().clue_meaning(clue)
+
+    # -- reasons --------------------------------------------------------------------------
+
+    def play_reason(self, cid: int) -> str:
+        notes: Notes2 = self.notes
+        note = notes.notes[cid]
+        if cid in notes.self_finessed and not note.clued and self.fuses > 1:
+            head = f"Play slot {self.slot(self.me, cid)}"
+            proven = self.proven(cid)
+            if not (proven and all(notes.playable(i) for i in _bits(proven))):
+                giver = self.name(note.by) if note.by >= 0 else "a player"
+                live = self.live(cid)
+                known = f" (it can only be {_names(live)})" if live else ""
+                return (
+                    f"{head}: a self-finesse by {giver}'s clue on turn "
+                    f"{self.move_number(note.turn)}: no other card connects the clued card, "
+                    f"so this is a blind play{known}"
+                )
+        return super().play_reason(cid)
+
+
+def decide(view: dict) -> Decision:
+    return Turn2(view).decide()
+
+
+def choose(view: dict) -> Action:
+    return Turn2(view).decide().action

@@ -1,0 +1,321 @@
+"""The H-Group reading at level 2 ("Basic Moves", docs/level-2.mdx), on top of level 1's notes.
+
+What level 2 reads that level 1 does not:
+
+- **Double (triple...) finesses**: a play clue may need several blind plays, from several
+  players or twice from one (their finesse positions, left to right). A clued player waits
+  until every blind play it is owed has come, or has been left out.
+- **Prompt + finesse** and **double prompts**: the prompts come first, then the finesse
+  position of the same player (level 1 already took several prompts).
+- **Reverse finesses**: a clued player whose card may connect through a later player's finesse
+  position waits a round for that blind play (level 1 read them; level 2 keeps every blind
+  play a reading waits on, in order).
+- **Self-finesses**: when no other reading explains a play clue (no direct play, no prompt, no
+  finesse on someone else), the receiver's own finesse position is the connecting card. It is
+  read only when nothing else can be meant, never on a clue that may be a save or that touches
+  no new card: the safe reading.
+- **The 5 Stall**: a 5 clue on a 5 off chop, in the Early Game (or by a player who could not
+  discard, at 8 clue tokens), saves it and asks nobody to play: no play is read into it.
+
+Like level 1, nothing is kept between turns: the view's history is replayed every time.
+"""
+
+from __future__ import annotations
+
+from .notes import Note, Notes, Reading, bits, identity, rank_of, suit_of
+
+MAX_TOKENS = 8
+
+
+class Notes2(Notes):
+    level = 2
+    SEEN_CHOP_PLAYS = True
+
+    def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
+        # Set before the replay (the base class replays in its constructor).
+        self.tokens_now = view["clue_tokens"]
+        self.self_pass = False  # a self-finesse may be read (no other reading is left)
+        self.last_self = False  # the last clue read was read as a self-finesse
+        # The blind plays (and prompts) each reading of a focus waits on, in order:
+        # focus card -> identity -> [(seat, card id), ...] still to come.
+        self.deps: dict[int, dict[int, list[tuple[int, int]]]] = {}
+        # The viewer's own cards a self-finesse made it blind-play: focus card -> identity ->
+        # [(card id, identity it must be), ...].
+        self.chains: dict[int, dict[int, list[tuple[int, int]]]] = {}
+        self.stalled: set[int] = set()  # cards clued 5 as a 5 Stall
+        self.self_finessed: set[int] = set()  # cards gotten by a self-finesse
+        # The viewer's cards a clue to someone else prompts or finesses (that player waits
+        # on their play).
+        self.committed: set[int] = set()
+        self._played_in: dict[tuple[int, int], set[int]] = {}
+        super().__init__(view, literal)
+
+    # -- reading a clue -------------------------------------------------------------------
+
+    def _read_focus(
+        self, giver: int, target: int, focus: int, on_chop: bool, entry: dict, retouch: bool
+    ) -> Reading:
+        self.last_self = False
+        if self._five_stall(focus, on_chop, entry, retouch):
+            note = self.notes[focus]
+            note.focus = "save"
+            note.claim = (giver, note.inferred)
+            self.stalled.add(focus)
+            return Reading(focus, "stall", 0, note.inferred)
+        candidates = self.notes[focus].inferred
+        self.self_pass = False
+        if (
+            not retouch
+            and not (on_chop and self._may_be_save(candidates, giver, target, entry))
+            and not any(
+                self.connect(i, giver, target, focus=focus) is not None for i in bits(candidates)
+            )
+        ):
+            # Nothing but the receiver's own hand can connect it: a self-finesse.
+            self.self_pass = True
+        try:
+            reading = super()._read_focus(giver, target, focus, on_chop, entry, retouch)
+            self.committed.update(reading.on_viewer)
+            if self.self_pass and reading.play:
+                self.last_self = True
+                self._mark_self_finesse(giver, target, focus, reading)
+            self._record_deps(giver, target, focus)
+        finally:
+            self.self_pass = False
+        return reading
+
+    def _may_be_save(self, candidates: int, giver: int, target: int, entry: dict) -> bool:
+        """Whether a chop clue may be a save of one of ``candidates`` (level 1's saves)."""
+        for ident in bits(candidates):
+            rank = rank_of(ident)
+            if entry.get("colour") is not None and rank == 5:
+                continue
+            if self.critical(ident) or (entry.get("rank") == 5 and rank == 5):
+                return True
+            if (
+                entry.get("rank") == 2
+                and rank == 2
+                and not self.visible_in_hands(ident, (giver, target))
+            ):
+                return True
+        return False
+
+    def _five_stall(self, focus: int, on_chop: bool, entry: dict, retouch: bool) -> bool:
+        if entry.get("rank") != 5 or on_chop or retouch:
+            return False
+        before = entry.get("clue_tokens")
+        before = self.tokens_now if before is None else before + 1
+        return not self.discarded_any or before >= MAX_TOKENS
+
+    def _mark_self_finesse(self, giver: int, target: int, focus: int, reading: Reading) -> None:
+        """The receiver's finesse position(s) are the connecting cards: of the readings, the
+        simplest (fewest blind plays of its own) are kept."""
+        if target != self.me:
+            for cid in self.hands[target]:
+                if self.notes[cid].finessed and self.notes[cid].turn == self.turn:
+                    self.self_finessed.add(cid)
+        chains: dict[int, list[tuple[int, int]]] = {}
+        for ident in bits(reading.play):
+            links = self.connect(ident, giver, target, focus=focus) or []
+            chains[ident] = [
+                (cid, need) for seat, cid, need, how in links if seat == target and how == "finesse"
+            ]
+        fewest = min((len(c) for c in chains.values()), default=0)
+        chains = {i: c for i, c in chains.items() if len(c) == fewest}
+        kept = sum(1 << i for i in chains)
+        note = self.notes[focus]
+        if kept and note.inferred & kept:
+            note.inferred &= kept | ~reading.play
+            reading.play &= kept
+        if target != self.me:
+            return
+        needs: dict[int, int] = {}
+        chains = {i: c for i, c in chains.items() if c}
+        for chain in chains.values():
+            for cid, need in chain:
+                needs[cid] = needs.get(cid, 0) | 1 << need
+        for cid, mask in needs.items():
+            mine = self.notes[cid]
+            if not mine.gotten:
+                mine.turn, mine.by = self.turn, giver
+            mine.finessed = True
+            mine.inferred = mask
+            mine.claim = (giver, mask)
+            self.self_finessed.add(cid)
+        if chains:
+            self.chains[focus] = chains
+
+    def _record_deps(self, giver: int, target: int, focus: int) -> None:
+        note = self.notes[focus]
+        if not note.waiting:
+            self.deps.pop(focus, None)
+            return
+        deps: dict[int, list[tuple[int, int]]] = {}
+        for ident in list(note.waiting):
+            links = self.connect(ident, giver, target, focus=focus) or []
+            deps[ident] = [
+                (seat, cid) for seat, cid, _, how in links if seat != target and how != "known"
+            ]
+            if not deps[ident]:
+                del note.waiting[ident]
+                del deps[ident]
+        self.deps[focus] = deps
+
+    def connect(
+        self,
+        ident: int,
+        giver: int,
+        target: int,
+        viewer_holds: bool = False,
+        focus: int | None = None,
+    ) -> list[tuple[int, int, int, str]] | None:
+        """As level 1, with any number of blind plays (double and triple finesses)."""
+        suit, rank = suit_of(ident), rank_of(ident)
+        height = self.stacks[suit]
+        if rank <= height:
+            return None
+        links: list[tuple[int, int, int, str]] = []
+        used: set[int] = set() if focus is None else {focus}
+        for r in range(height + 1, rank):
+            link = self._find(identity(suit, r), giver, target, used, viewer_holds)
+            if link is None:
+                return None
+            links.append(link)
+            used.add(link[1])
+        return links
+
+    def _find(
+        self, need: int, giver: int, target: int, used: set[int], viewer_holds: bool
+    ) -> tuple[int, int, int, str] | None:
+        order = [(target + k) % self.players for k in range(1, self.players + 1)]
+        order = [s for s in order if s != self.me] + [self.me]
+        for seat in order:  # a card gotten and known (or seen) to be it: a delayed play
+            for cid in self.hands[seat]:
+                if cid in used or not self.notes[cid].gotten:
+                    continue
+                # The target cannot see its own cards, nor can the giver: there, only what
+                # its holder knows counts (a giver does not lean on a card it cannot see).
+                seen = self.ident.get(cid) if seat not in (self.me, target, giver) else None
+                if seen == need or (seen is None and self.known_as(cid) == need):
+                    return seat, cid, need, "known"
+        others = [s for s in order if s != self.me]
+        for seat in others:  # prompts before finesses
+            link = self._prompt(seat, need, used)
+            if link is not None:
+                return link
+        for seat in others:
+            if seat not in (giver, target):
+                cid = self.finesse_position(seat, used)
+                if cid is not None and self.ident.get(cid) == need:
+                    return seat, cid, need, "finesse"
+        if self.me == target or viewer_holds:
+            link = self._prompt(self.me, need, used)
+            if link is not None:
+                return link
+        if self.self_pass and target != giver:
+            cid = self.finesse_position(target, used)
+            if cid is not None:
+                if target == self.me or not viewer_holds:
+                    # The receiver cannot see the card: any card that connects.
+                    return target, cid, need, "finesse"
+                if self.ident.get(cid) == need:
+                    return target, cid, need, "finesse"
+        if viewer_holds and self.me not in (giver, target):
+            cid = self.finesse_position(self.me, used)
+            if cid is not None:
+                return self.me, cid, need, "finesse"
+        return None
+
+    # -- waiting on blind plays -----------------------------------------------------------
+
+    def _resolve_waits(self, seat: int, played: int | None, blind: bool = False) -> None:
+        """``seat`` acts. A reading waiting on that seat's next card in its chain keeps
+        waiting while that card cannot be played yet, moves on when it is played, and is
+        dropped when the seat does something else although it could play it (H-Group: a
+        finessed or prompted player plays at once). A blind play a reading waited on proves
+        that reading's finesse: readings that waited on no such card are dropped."""
+        for focus, deps in list(self.deps.items()):
+            note = self.notes.get(focus)
+            if note is None:
+                del self.deps[focus]
+                continue
+            demonstrated = False
+            for ident, chain in list(deps.items()):
+                pending = [(s, c) for s, c in chain if s == seat]
+                if not pending:
+                    continue
+                _, needed = pending[0]
+                if needed == played:
+                    chain.remove(pending[0])
+                    demonstrated = demonstrated or blind
+                    if not chain:
+                        del deps[ident]
+                        note.waiting.pop(ident, None)
+                    continue
+                needed_ident = self.ident.get(needed)
+                still_held = any(needed in hand for hand in self.hands)
+                if still_held and (needed_ident is None or not self.playable(needed_ident)):
+                    continue
+                del deps[ident]
+                note.waiting.pop(ident, None)
+                if note.inferred & ~(1 << ident):
+                    note.inferred &= ~(1 << ident)
+            if demonstrated and played is not None:
+                keep = 0
+                for ident in bits(note.inferred):
+                    if self._chain_had(focus, ident, played):
+                        keep |= 1 << ident
+                if keep:
+                    note.inferred = keep
+            if not deps:
+                del self.deps[focus]
+        # Level 1's waits on notes without a recorded chain (none should be left).
+        for cid, note in self.notes.items():
+            if note.waiting and cid not in self.deps:
+                note.waiting = {}
+
+    def _chain_had(self, focus: int, ident: int, played: int) -> bool:
+        return ident in self._played_in.get((focus, played), set())
+
+    def _play_or_discard(self, entry: dict) -> None:
+        cid = entry["card"]["id"]
+        ident = self._ident_of(entry)
+        # Which readings waited on this card (for _resolve_waits' proof of a finesse).
+        self._played_in = {
+            (focus, cid): {i for i, chain in deps.items() if any(c == cid for _, c in chain)}
+            for focus, deps in self.deps.items()
+        }
+        # A self-finessed card of the viewer's, shown: the readings it did not fit go.
+        for focus, chains in list(self.chains.items()):
+            note = self.notes.get(focus)
+            for target_ident, chain in list(chains.items()):
+                for link_cid, need in chain:
+                    if link_cid == cid and need != ident:
+                        del chains[target_ident]
+                        if note is not None and note.inferred & ~(1 << target_ident):
+                            note.inferred &= ~(1 << target_ident)
+                        break
+            if not chains or note is None:
+                del self.chains[focus]
+        super()._play_or_discard(entry)
+        self._played_in = {}
+
+    @staticmethod
+    def _ident_of(entry: dict) -> int:
+        from .notes import card_ident
+
+        return card_ident(entry["card"])
+
+    # -- for the policy -------------------------------------------------------------------
+
+    def copy(self) -> Notes2:
+        twin = super().copy()
+        twin.deps = {f: {i: list(c) for i, c in d.items()} for f, d in self.deps.items()}
+        twin.chains = {f: {i: list(c) for i, c in d.items()} for f, d in self.chains.items()}
+        twin.stalled = set(self.stalled)
+        twin.self_finessed = set(self.self_finessed)
+        twin.committed = set(self.committed)
+        return twin
+
+
+__all__ = ["Note", "Notes2"]
