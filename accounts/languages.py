@@ -26,7 +26,23 @@ def browser_language(request: HttpRequest) -> str:
     return supported(translation.get_language_from_request(request))
 
 
+# A link may name the language of the page it opens ("?lang=fr"): an invitation written in
+# the inviter's language offers its reader the page in theirs.
+LINK_PARAMETER = "lang"
+
+# Each language's name for itself, as a link to it reads: "Auf Deutsch", whatever the rest.
+IN_LANGUAGE = {"en": "In English", "de": "Auf Deutsch", "fr": "En français"}
+
+
+def linked_language(request: HttpRequest) -> str | None:
+    asked = request.GET.get(LINK_PARAMETER)
+    return supported(asked) if asked and supported(asked) == asked.lower() else None
+
+
 def person_language(request: HttpRequest) -> str:
+    linked = linked_language(request)
+    if linked:
+        return linked
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return supported(user.language)
@@ -49,6 +65,10 @@ def language_middleware(
         # A page for an anonymous visitor depends on their browser's languages.
         patch_vary_headers(response, ("Accept-Language",))
         response.headers.setdefault("Content-Language", language)
+        if linked_language(request) and not request.user.is_authenticated:
+            # The visitor followed a link in their language: keep it for the pages after
+            # (the sign-up takes it too). A person with an account has theirs on the profile.
+            _remember(response, language, request.is_secure())
         return response
 
     return middleware
@@ -69,12 +89,16 @@ def choose_language(request: HttpRequest) -> HttpResponse:
     ):
         target = "/"
     response = HttpResponseRedirect(target)
+    _remember(response, language, request.is_secure())
+    return response
+
+
+def _remember(response: HttpResponse, language: str, secure: bool) -> None:
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,
         max_age=365 * 24 * 3600,
         samesite="Lax",
-        secure=request.is_secure(),
+        secure=secure,
         httponly=True,
     )
-    return response

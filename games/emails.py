@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.game_email import may_receive_game_email
-from accounts.languages import supported
+from accounts.languages import IN_LANGUAGE, LINK_PARAMETER, supported
 from accounts.models import User
 from accounts.scoped import scoped_url
 from accounts.unsubscribe import unsubscribe_url
@@ -58,6 +58,12 @@ def send_invitation(row: Outbox) -> None:
         # known (issue 29).
         with in_language_of(invitation.invited_by):
             context["options_text"] = options_text(game.game_options)
+            # The reader's language is unknown: the table's page in each other language.
+            context["in_other_languages"] = [
+                (code, IN_LANGUAGE[code], f"{context['join_url']}?{LINK_PARAMETER}={code}")
+                for code in IN_LANGUAGE
+                if code != translation.get_language()
+            ]
             send_email("games/invitation", invitation.email, context)
     elif member.notify != User.Notify.NONE:
         with in_language_of(member):

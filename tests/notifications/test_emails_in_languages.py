@@ -2,6 +2,8 @@
 game over, the digest, the reminder, an invitation (the invitee's language if they have an
 account, else the inviter's), a rematch invitation, a suspension; English by default."""
 
+import re
+
 import pytest
 from django.utils import timezone
 
@@ -117,3 +119,32 @@ def test_english_readers_get_the_emails_as_before(alice, bob, mailoutbox):
     message = to(mailoutbox, alice)[0]
     assert message.subject.startswith(f"Hanabi game {game.pk} is over: ")
     assert "Final score:" in message.body and '<html lang="en">' in html_body(message)
+
+
+def test_an_invitation_in_the_inviters_language_links_to_the_table_in_the_others(
+    alice, client, mailoutbox
+):
+    """The invitee's language is unknown without an account: the email, in the inviter's
+    German, offers the table's page in English and in French, and the page keeps it."""
+    speaking("de", alice)
+    game = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.INVITE)
+    lobby.invite_by_email(game.pk, alice, "stranger@example.org")
+    run_due("invitation")
+    (email,) = to(mailoutbox, "stranger@example.org")
+    links = dict(re.findall(r"^(In English|En français): (\S+)$", email.body, re.M))
+    assert sorted(links) == ["En français", "In English"]
+    assert "Auf Deutsch" not in email.body
+    assert 'lang="fr" hreflang="fr">En français</a>' in html_body(email)
+    french = client.get(links["En français"])
+    assert french.status_code == 200
+    assert french.headers["Content-Language"] == "fr"
+    assert '<html lang="fr">' in french.content.decode()
+    assert french.cookies["django_language"].value == "fr"
+    # The next page, without the link's parameter, is French too.
+    assert client.get("/").headers["Content-Language"] == "fr"
+
+
+def test_a_link_naming_no_language_of_the_site_changes_nothing(client, db):
+    response = client.get("/?lang=xx", HTTP_ACCEPT_LANGUAGE="de")
+    assert response.headers["Content-Language"] == "de"
+    assert "django_language" not in response.cookies
