@@ -199,8 +199,8 @@ class NewGameForm(forms.Form):
 
 class ExtendForm(forms.Form):
     hours = forms.TypedChoiceField(
-        label="Give this turn more time",
-        choices=[(12, "12 more hours"), (24, "1 more day"), (72, "3 more days")],
+        label=_("Give this turn more time"),
+        choices=[(12, _("12 more hours")), (24, _("1 more day")), (72, _("3 more days"))],
         coerce=int,
     )
 
@@ -234,7 +234,7 @@ def action_from_post(post) -> tuple[dict | None, int, str]:
     try:
         expected_turn = int(post.get("turn", ""))
     except ValueError:
-        return None, -1, "The form is incomplete: reload the page and try again."
+        return None, -1, gettext("The form is incomplete: reload the page and try again.")
     kind = post.get("kind")
     try:
         if kind in ("play", "discard"):
@@ -254,4 +254,4 @@ def action_from_post(post) -> tuple[dict | None, int, str]:
             )
     except ValueError:
         pass
-    return None, expected_turn, "That move is not one the game understands."
+    return None, expected_turn, gettext("That move is not one the game understands.")

@@ -8,17 +8,21 @@ from html import escape
 
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.engine import SUIT_LETTERS, SUITS
 from games.engine.cards import MAX_RANK, copies_per_identity
+from games.engine.state import GameState
+from games.wording import card_name, colour_name, english, entry_sentence, rank_clue
 
 RANKS = (1, 2, 3, 4, 5)
 
 
 def visible_card(card: dict) -> dict:
-    """A face-up card with its label ('blue 3') and suit letter ('B') for the template."""
+    """A face-up card with its label ('blue 3', 'blau 3': the reader's language) and suit
+    letter ('B') for the template."""
     letter = SUIT_LETTERS[SUITS.index(card["suit"])]
-    label = f"{card['suit']} {card['rank']}"
+    label = card_name(card["suit"], card["rank"])
     face = card_face(card["suit"], letter, card["rank"], label)
     return {**card, "label": label, "letter": letter, "face": face}
 
@@ -73,7 +77,8 @@ def pips_html(rows: list[dict]) -> str:
 
 
 def clue_label(clue: dict) -> str:
-    return clue["colour"] if clue.get("colour") else f"{clue['rank']}s"
+    """'red', '3s' ('rot', '3er'): the reader's language."""
+    return colour_name(clue["colour"]) if clue.get("colour") else rank_clue(clue["rank"])
 
 
 def _grid(card: dict, num_suits: int, counted: str = "possible_counted") -> list[dict]:
@@ -104,7 +109,7 @@ def clue_badges(card: dict) -> tuple[list[str], list[str]]:
     """The values of clues that touched the card, and of those that missed it."""
     touched, missed = [], []
     for note in card.get("clues", []):
-        value = note["colour"] if note["colour"] else str(note["rank"])
+        value = colour_name(note["colour"]) if note["colour"] else str(note["rank"])
         target = touched if note["touched"] else missed
         if value not in target:
             target.append(value)
@@ -115,7 +120,9 @@ def slots_text(slots: list[int]) -> str:
     """'slots 1, 4' or 'slot 2' (or '' for none)."""
     if not slots:
         return ""
-    return ("slot " if len(slots) == 1 else "slots ") + ", ".join(map(str, slots))
+    return ngettext("slot %(slots)s", "slots %(slots)s", len(slots)) % {
+        "slots": ", ".join(map(str, slots))
+    }
 
 
 def _clue_data(clue: dict) -> str:
@@ -205,20 +212,25 @@ def clues_still_usable(view: dict) -> int | None:
     return view["clue_tokens"] + discards + suits
 
 
-AUTOMATIC = {"timeout": "time ran out, so a bot made this move", "bot": "a bot's move"}
+AUTOMATIC = {
+    "timeout": gettext_lazy("time ran out, so a bot made this move"),
+    "bot": gettext_lazy("a bot's move"),
+}
 
 
 def table(
     view: dict,
     automatic_turns: dict[int, str] | None = None,
     notes: dict[int, list[dict]] | None = None,
+    state: GameState | None = None,
 ) -> dict:
     """The engine's view, regrouped: the viewer's hand, the others in turn order, the discard
     pile by suit, clue choices by target, the history newest first (moves not made by the
     player themself say so), the last action's marks (the cards the last clue touched, a
     misplay's burned fuse), the last move's history entry (None before the first move) and
     the figures of the board. `notes`: card id -> the notes shown on it
-    (games/services/notes.py)."""
+    (games/services/notes.py). `state`: the game's state the view is of, whose events word
+    the history in the reader's language (games/wording.py); without it, the engine's English."""
     automatic_turns = automatic_turns or {}
     notes = notes or {}
     num_suits = len(view["fireworks"])
@@ -246,6 +258,9 @@ def table(
                 touch_keys.setdefault(cid, []).append(clue["key"])
 
     history = view["history"]
+    if state is not None and not english():
+        for entry in history:
+            entry["text"] = entry_sentence(entry, state, view["names"])
     # A rearrangement (a free action) takes no turn: the marks stay those of the last move.
     moves = [entry for entry in history if entry["type"] != "rearrange"]
     last = moves[-1] if moves else None
@@ -298,7 +313,16 @@ def table(
             (visible_card(card) for card in view["discards"] if card["suit"] == SUITS[suit]),
             key=lambda card: card["rank"],
         )
-        discards_by_suit.append({"suit": SUITS[suit], "letter": SUIT_LETTERS[suit], "cards": cards})
+        discards_by_suit.append(
+            {
+                "suit": SUITS[suit],
+                "name": colour_name(SUITS[suit]),
+                "letter": SUIT_LETTERS[suit],
+                "cards": cards,
+            }
+        )
+    for firework in view["fireworks"]:
+        firework["name"] = colour_name(firework["suit"])  # the board's words for it
 
     shown_history = [
         {

@@ -223,7 +223,7 @@ def options_text(options: GameOptions) -> str:
 
 # The refusals a move or a message can meet (games/services/, the engine's rules), as those
 # word them in English: each a pattern and its message for gettext. An email's answer says
-# them in the player's language (mailplay/processing.py); the site's pages, in English.
+# them in the player's language (mailplay/processing.py), and so do the site's pages.
 REFUSALS = [
     (
         r"That move is not allowed: (?P<reason>.+)\.",
@@ -255,6 +255,102 @@ REFUSALS = [
     (
         r"This table keeps quiet during play: the chat opens when the game ends\.",
         gettext_noop("This table keeps quiet during play: the chat opens when the game ends."),
+    ),
+    # The table's own forms (the web's words for the same services, issue 29).
+    (r"card (?P<card>\d+) is not in your hand", gettext_noop("card %(card)s is not in your hand")),
+    (
+        r"there is no player (?P<seat>\d+) in this game",
+        gettext_noop("there is no player %(seat)s in this game"),
+    ),
+    (
+        r"The game moved on since your page was loaded, so that move was not made\. "
+        r"Here is the table as it is now\.",
+        gettext_noop(
+            "The game moved on since your page was loaded, so that move was not made. "
+            "Here is the table as it is now."
+        ),
+    ),
+    (r"Nobody else plays your seat\.", gettext_noop("Nobody else plays your seat.")),
+    (r"This game is not being played\.", gettext_noop("This game is not being played.")),
+    (
+        r"Your hand changed since your page was loaded \(a card was played, drawn or moved\), "
+        r"so no card was moved\. Here is your hand as it is now\.",
+        gettext_noop(
+            "Your hand changed since your page was loaded (a card was played, drawn or moved), "
+            "so no card was moved. Here is your hand as it is now."
+        ),
+    ),
+    (
+        r"This game is not being played: no card can be moved\.",
+        gettext_noop("This game is not being played: no card can be moved."),
+    ),
+    (
+        r"Rearranging one's hand is not an option of this game\.",
+        gettext_noop("Rearranging one's hand is not an option of this game."),
+    ),
+    (
+        r"rearranging one's hand is not an option of this game",
+        gettext_noop("rearranging one's hand is not an option of this game"),
+    ),
+    (
+        r"A bot plays your seat now: take it back to move your cards\.",
+        gettext_noop("A bot plays your seat now: take it back to move your cards."),
+    ),
+    (
+        r"Your hand has slots 1 to (?P<count>\d+): there is no slot (?P<slot>\d+)\.",
+        gettext_noop("Your hand has slots 1 to %(count)s: there is no slot %(slot)s."),
+    ),
+    (
+        r"That card was not moved: (?P<reason>.+)\.",
+        gettext_noop("That card was not moved: %(reason)s."),
+    ),
+    (
+        r"A note holds at most (?P<count>\d+) characters\.",
+        gettext_noop("A note holds at most %(count)s characters."),
+    ),
+    (r"A note holds plain text only\.", gettext_noop("A note holds plain text only.")),
+    (
+        r"Notes can be written only while the game is being played\.",
+        gettext_noop("Notes can be written only while the game is being played."),
+    ),
+    (
+        r"That card is not on the table: reload the page and try again\.",
+        gettext_noop("That card is not on the table: reload the page and try again."),
+    ),
+    (
+        r"Only the players of a game can write in its chat\.",
+        gettext_noop("Only the players of a game can write in its chat."),
+    ),
+    (
+        r"Only a player at this table can ask for a pause\.",
+        gettext_noop("Only a player at this table can ask for a pause."),
+    ),
+    (r"Only a game in play can be paused\.", gettext_noop("Only a game in play can be paused.")),
+    (
+        r"This game has no time limit: there is no clock to pause\.",
+        gettext_noop("This game has no time limit: there is no clock to pause."),
+    ),
+    (r"The game is already paused\.", gettext_noop("The game is already paused.")),
+    (
+        r"Only a game in play, not paused, can be paused\.",
+        gettext_noop("Only a game in play, not paused, can be paused."),
+    ),
+    (
+        r"Only a player at this table can resume the game\.",
+        gettext_noop("Only a player at this table can resume the game."),
+    ),
+    (r"The game is not paused\.", gettext_noop("The game is not paused.")),
+    (
+        r"Only the game's creator can give a turn more time\.",
+        gettext_noop("Only the game's creator can give a turn more time."),
+    ),
+    (
+        r"This turn has no deadline to extend\.",
+        gettext_noop("This turn has no deadline to extend."),
+    ),
+    (
+        r"A deadline can be extended by 1 hour to 7 days\.",
+        gettext_noop("A deadline can be extended by 1 hour to 7 days."),
     ),
 ]
 

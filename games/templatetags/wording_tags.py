@@ -66,3 +66,9 @@ def variant_text(name: str) -> str:
 def result_text(word: str) -> str:
     """A finished game's result word (players.models GameRecord.result_word)."""
     return gettext(RESULTS[word]) if word in RESULTS else word
+
+
+@register.filter
+def colour_name(suit: str) -> str:
+    """A suit ('red') as the active language's edition names it ('rot')."""
+    return wording.colour_name(suit)

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.forms import ChatForm, ReportForm
@@ -47,6 +48,6 @@ def _reportable_players(game: Game, seat: Seat | None, seats: list[Seat] | None)
 def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     form = ChatForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "A message has 1 to 500 characters.")
+        messages.error(request, _("A message has 1 to 500 characters."))
         return redirect("games:detail", game_id)
     return run_service(request, game_id, post_message, form.cleaned_data["text"])

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -13,8 +14,9 @@ from games.errors import GameError, NotAllowed, StaleMove
 from games.services import rearrange
 from games.views.access import game_for
 from games.views.table import _turn_page
+from games.wording import refusal
 
-UNREADABLE = "That form is incomplete or damaged: reload the page and try again."
+UNREADABLE = gettext_lazy("That form is incomplete or damaged: reload the page and try again.")
 
 
 def _slots_and_hand(post) -> tuple[int, int, list[int]] | None:
@@ -40,9 +42,9 @@ def rearrange_hand(request: HttpRequest, game_id: int) -> HttpResponse:
         except NotAllowed:
             raise Http404("No such game") from None  # not a player here: as if no game
         except StaleMove as error:
-            messages.warning(request, str(error))
+            messages.warning(request, refusal(str(error)))
         except GameError as error:
-            messages.error(request, str(error))
+            messages.error(request, refusal(str(error)))
     if not request.htmx:
         return redirect("games:detail", game_id)  # the page shows the message, if any
     game, seat = game_for(request, game_id)

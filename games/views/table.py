@@ -19,11 +19,13 @@ from django.utils.cache import patch_vary_headers
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timeuntil
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from games import push_token
+from games import push_token, wording
 from games.engine import view_for
 from games.errors import GameError, NotAllowed, StaleMove
 from games.forms import ExtendForm, action_from_post
@@ -93,9 +95,10 @@ def _turn_page(
     if request.htmx:
         # htmx takes a <title> at the top level of a response as the new page title.
         title = format_html(
-            "<title>{}Game {} · Hanabi by post</title>",
-            "(Your turn) " if your_turn else "",
-            game.pk,
+            "<title>{}{} · {}</title>",
+            _("(Your turn)") + " " if your_turn else "",
+            _("Game %(game)s") % {"game": game.pk},
+            _("Hanabi by post"),
         )
         response = HttpResponse(html + title, status=status)
         events = _events_url(request, game, seat, urls)
@@ -152,9 +155,9 @@ def _urls_under(script_prefix: str, game_id: int) -> tuple[tuple[str, str], ...]
 def _table_key(request: HttpRequest, game: Game, seat: Seat, seats: list[Seat]) -> str:
     """Everything the cached table depends on besides the moves and chat (which raise the
     version): the game's version, the viewer (user, seat and its state, whether they may
-    extend the deadline, their time zone: dates are shown in it; their private notes on
-    cards: writing one changes no one else's page, so it raises no version) and the
-    players' names."""
+    extend the deadline, their time zone and language: dates and words are shown in them;
+    their private notes on cards: writing one changes no one else's page, so it raises no
+    version) and the players' names."""
     parts = [
         request.user.pk,
         request.scoped_pass is not None,  # a pass is offered a login, not the votes and chat
@@ -165,6 +168,7 @@ def _table_key(request: HttpRequest, game: Game, seat: Seat, seats: list[Seat]) 
         seat.muted,
         may_extend(request.user, game),
         timezone.get_current_timezone_name(),
+        get_language(),
         [(s.position, s.name, s.wants_pause) for s in seats],
         sorted((seat.notes or {}).items()),
     ]
@@ -186,6 +190,7 @@ def _render_table(
     moves = list(game.moves.order_by("turn").values_list("turn", "action", "made_by", named=True))
     state = game.load_state(moves)
     view = view_for(state, seat.position, names)
+    view["options_text"] = wording.options_text(state.options)
     if seat.is_bot:
         # A bot plays this seat now: the player watches, and is offered no move.
         view["your_turn"], view["legal"] = False, None
@@ -193,7 +198,9 @@ def _render_table(
         "game": game,
         "seat": seat,
         "view": view,
-        **table(view, automatic_turns(moves), notes_by_card([seat], writer_names=False)),
+        **table(
+            view, automatic_turns(moves), notes_by_card([seat], writer_names=False), state=state
+        ),
         "confirm": confirm,
         "confirm_slot": _slot_of(view, confirm["card_id"]) if confirm else None,
         "note_forms": True,
@@ -362,10 +369,10 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
     except NotAllowed:
         raise Http404("No such game") from None  # not a player here: as if there were no game
     except StaleMove as error:
-        messages.warning(request, str(error))
+        messages.warning(request, wording.refusal(str(error)))
         return _after_refusal(request, game_id, status=409)
     except GameError as error:
-        messages.error(request, str(error))
+        messages.error(request, wording.refusal(str(error)))
         return _after_refusal(request, game_id, status=400)
     game = made.game  # as the move left it (its summary and version are set)
     if request.htmx:
@@ -392,14 +399,14 @@ def _after_refusal(request: HttpRequest, game_id: int, status: int) -> HttpRespo
 @require_POST
 def pause(request: HttpRequest, game_id: int) -> HttpResponse:
     wants = request.POST.get("wants_pause", "yes") == "yes"
-    done = "You asked for a pause." if wants else "You withdrew your pause request."
+    done = _("You asked for a pause.") if wants else _("You withdrew your pause request.")
     return run_service(request, game_id, clock.vote_pause, wants, success=done)
 
 
 @login_required
 @require_POST
 def resume(request: HttpRequest, game_id: int) -> HttpResponse:
-    return run_service(request, game_id, clock.resume, success="The game is running again.")
+    return run_service(request, game_id, clock.resume, success=_("The game is running again."))
 
 
 @login_required
@@ -407,10 +414,12 @@ def resume(request: HttpRequest, game_id: int) -> HttpResponse:
 def extend(request: HttpRequest, game_id: int) -> HttpResponse:
     form = ExtendForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose how much more time to give.")
+        messages.error(request, _("Choose how much more time to give."))
         return redirect("games:detail", game_id)
     hours = form.cleaned_data["hours"]
-    done = f"The turn has {hours} more hours."
+    done = ngettext(
+        "The turn has %(hours)d more hour.", "The turn has %(hours)d more hours.", hours
+    ) % {"hours": hours}
     return run_service(request, game_id, clock.extend_deadline, hours, success=done)
 
 
@@ -418,12 +427,12 @@ def extend(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def mute(request: HttpRequest, game_id: int) -> HttpResponse:
     muted = request.POST.get("muted") == "yes"
-    done = "Emails about this game are muted." if muted else "Emails about this game are on."
+    done = _("Emails about this game are muted.") if muted else _("Emails about this game are on.")
     return run_service(request, game_id, play.set_muted, muted, success=done)
 
 
 @login_required
 @require_POST
 def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
-    done = "Your seat is yours again: the bot has stepped aside."
+    done = _("Your seat is yours again: the bot has stepped aside.")
     return run_service(request, game_id, play.reclaim_seat, success=done)

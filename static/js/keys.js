@@ -138,7 +138,7 @@
         });
         name = copy.textContent.replace(/\s+/g, " ").trim();
       }
-      return { section: section, seat: seat, name: name || "your teammate" };
+      return { section: section, seat: seat, name: name || words("teammate", "your teammate") };
     });
   }
 
@@ -294,10 +294,27 @@
     }, 50);
   }
 
+  // A sentence in the page's language: templates/games/_keys_help.html writes each in a
+  // data- attribute of #keys-words (no script catalogue), with {slot}, {count}, {name} or
+  // {label} to fill in; the English here is said when the page has no such element.
+  function words(key, english, values) {
+    var holder = document.getElementById("keys-words");
+    var attribute = "data-" + key;
+    var text = holder && holder.hasAttribute(attribute) ? holder.getAttribute(attribute) : english;
+    Object.keys(values || {}).forEach(function (name) {
+      text = text.split("{" + name + "}").join(String(values[name]));
+    });
+    return text;
+  }
+
+  function colourWord(colour) {
+    return words("colour-" + colour, colour);
+  }
+
   // ---- The moves ----------------------------------------------------------------------
 
   function notYourTurn() {
-    say(table() ? "It is not your turn." : "");
+    say(table() ? words("not-your-turn", "It is not your turn.") : "");
   }
 
   function startAction(kind) {
@@ -306,7 +323,7 @@
       return;
     }
     if (kind === "discard" && !canDiscard()) {
-      say("You cannot discard now: every clue token is in the box. Play or clue.");
+      say(words("no-discard", "You cannot discard now: every clue token is in the box. Play or clue."));
       return;
     }
     var keep = (state.mode === "play" || state.mode === "discard") && chosenCard();
@@ -322,10 +339,13 @@
     focusHand(table().querySelector(".hand.mine"));
     var count = myCards().length;
     say(
-      (kind === "play" ? "Play" : "Discard") +
-        " which card? Press its slot number, 1 to " +
-        count +
-        ", or the arrow keys."
+      kind === "play"
+        ? words("play-which", "Play which card? Press its slot number, 1 to {count}, or the arrow keys.", {
+            count: count,
+          })
+        : words("discard-which", "Discard which card? Press its slot number, 1 to {count}, or the arrow keys.", {
+            count: count,
+          })
     );
   }
 
@@ -338,19 +358,27 @@
       }
     });
     if (!card) {
-      say("There is no card in slot " + slot + ".");
+      say(words("no-card", "There is no card in slot {slot}.", { slot: slot }));
       return;
     }
     state.slot = card.slot;
     state.cardId = card.cardId;
     var button = show();
     if (!button) {
-      say("The card in slot " + slot + " cannot be " + state.mode + "ed now.");
+      say(
+        state.mode === "play"
+          ? words("cannot-play", "The card in slot {slot} cannot be played now.", { slot: slot })
+          : words("cannot-discard", "The card in slot {slot} cannot be discarded now.", { slot: slot })
+      );
       return;
     }
     focus(button);
     // The button's own name is read as it takes the focus: the sentence says what next.
-    say("Enter " + (state.mode === "play" ? "plays" : "discards") + " slot " + slot + ", Escape forgets it.");
+    say(
+      state.mode === "play"
+        ? words("enter-plays", "Enter plays slot {slot}, Escape forgets it.", { slot: slot })
+        : words("enter-discards", "Enter discards slot {slot}, Escape forgets it.", { slot: slot })
+    );
   }
 
   function moveCard(step) {
@@ -382,7 +410,7 @@
       return;
     }
     if (!clueButtons().length) {
-      say("No clue can be given now: there is no clue token left. Play or discard.");
+      say(words("no-clue-token", "No clue can be given now: there is no clue token left. Play or discard."));
       return;
     }
     var before = { mode: state.mode, cardId: state.cardId, slot: state.slot, clue: state.clue };
@@ -399,11 +427,16 @@
       state.slot = before.slot;
       state.clue = before.mode === "clue" ? before.clue : null;
       show();
-      say("No " + label + " clue for " + mate.name + ": it would touch none of their cards.");
+      say(
+        words("no-such-clue", "No {label} clue for {name}: it would touch none of their cards.", {
+          label: label,
+          name: mate.name,
+        })
+      );
       return;
     }
     focus(button);
-    say("Enter gives this clue, Escape forgets it.");
+    say(words("enter-clues", "Enter gives this clue, Escape forgets it."));
   }
 
   function nextTeammate() {
@@ -430,16 +463,18 @@
     var button = show();
     if (button) {
       focus(button);
-      say("Enter gives this clue, Escape forgets it.");
+      say(words("enter-clues", "Enter gives this clue, Escape forgets it."));
       return;
     }
     // Their hand takes the focus (not a button: Enter gives nothing until a clue is chosen).
     state.clue = null;
     focusHand(mate.section);
     say(
-      "Clue " +
-        mate.name +
-        ": press a rank, 1 to 5, or a colour: q red, w yellow, e green, r blue, t white, y multicolour."
+      words(
+        "clue-whom",
+        "Clue {name}: press a rank, 1 to 5, or a colour: q red, w yellow, e green, r blue, t white, y multicolour.",
+        { name: mate.name }
+      )
     );
   }
 
@@ -450,7 +485,7 @@
       if (cancelLink) {
         refocus = true;
         cancelLink.click();
-        say("Not played.");
+        say(words("not-played", "Not played."));
         return true;
       }
     }
@@ -460,7 +495,7 @@
       if (document.activeElement && table() && table().contains(document.activeElement)) {
         document.activeElement.blur();
       }
-      say("Cancelled.");
+      say(words("cancelled", "Cancelled."));
       return true;
     }
     return false;
@@ -512,11 +547,11 @@
         return true;
       }
       if (state.mode === "play" || state.mode === "discard") {
-        say("Press the card's slot number first, 1 to " + myCards().length + ".");
+        say(words("slot-first", "Press the card's slot number first, 1 to {count}.", { count: myCards().length }));
         return true;
       }
       if (state.mode === "clue") {
-        say("Press a rank, 1 to 5, or a colour: q w e r t y.");
+        say(words("rank-or-colour", "Press a rank, 1 to 5, or a colour: q w e r t y."));
         return true;
       }
       return false;
@@ -539,7 +574,7 @@
     }
     var colourAt = key.length === 1 ? COLOUR_KEYS.indexOf(key) : -1;
     if (colourAt >= 0) {
-      chooseClue("colour", COLOURS[colourAt], COLOURS[colourAt]);
+      chooseClue("colour", COLOURS[colourAt], colourWord(COLOURS[colourAt]));
       return true;
     }
     var rank = rankOf(event);
@@ -551,7 +586,7 @@
           chooseCard(rank);
         }
       } else {
-        chooseClue("rank", String(rank), rank + "s");
+        chooseClue("rank", String(rank), words("rank-clue", "{rank}s", { rank: rank }));
       }
       return true;
     }
@@ -582,7 +617,11 @@
     if (link && link.matches("a[href]")) {
       link.click();
     } else {
-      say(event.key === "ArrowRight" || event.key === "End" ? "This is the last turn." : "This is the first turn.");
+      say(
+        event.key === "ArrowRight" || event.key === "End"
+          ? words("last-turn", "This is the last turn.")
+          : words("first-turn", "This is the first turn.")
+      );
     }
     return true;
   }
@@ -622,7 +661,11 @@
     hands.forEach(function (section) {
       showEmpathy(section, on);
     });
-    say(on ? "Each teammate's cards show what they know of them." : "The cards show their faces again.");
+    say(
+      on
+        ? words("empathy-on", "Each teammate's cards show what they know of them.")
+        : words("empathy-off", "The cards show their faces again.")
+    );
     return true;
   }
 
