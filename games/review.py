@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import wording
+from games import review_words, wording
 from games.bots.hgroup import Decision, decide
 from games.engine import (
     Action,
@@ -64,6 +64,9 @@ class ReviewedTurn:
     suggested: str  # what the bot would have done ("Play slot 2", "Clue Bob red")
     reason: str  # and why ("Play slot 2: it was clued red as a play clue on turn 5")
     agrees: bool
+    # "en" when the page's language is another and the reason could not be worded in it
+    # (games/review_words.py): the template says so, for screen readers.
+    reason_lang: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -162,21 +165,25 @@ def page_context(game, record: dict, level: int = LEVEL) -> dict:
 
 def in_the_readers_words(turns: list[ReviewedTurn], record: dict) -> list[ReviewedTurn]:
     """The review in the active language (issue 29): what each player did, as
-    games/wording.py words the history, and the bot's move in short. The bot's reasons stay
-    in English: the bot (games/bots/hgroup/) writes them as sentences, with no parts to word
-    again (the template marks them lang="en")."""
+    games/wording.py words the history, the bot's move in short, and its reason as
+    games/review_words.py reads it back (one it cannot stays English, marked so)."""
     final = replay(record["options"], record["deck_source"], record["actions"])
     names = record["names"]
     # One event per move, in order: the review's turn n is the n-th.
     events = final.events
-    return [
-        replace(
-            turn,
-            played=wording.event_sentence(events[turn.turn - 1], final, names),
-            suggested=_short_in_words(turn.suggested, names),
+    worded = []
+    for turn in turns:
+        reason, done = review_words.in_words(turn.reason, names)
+        worded.append(
+            replace(
+                turn,
+                played=wording.event_sentence(events[turn.turn - 1], final, names),
+                suggested=_short_in_words(turn.suggested, names),
+                reason=reason,
+                reason_lang="" if done else "en",
+            )
         )
-        for turn in turns
-    ]
+    return worded
 
 
 def _short_in_words(short: str, names: list[str]) -> str:

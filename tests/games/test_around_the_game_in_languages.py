@@ -126,8 +126,13 @@ def test_the_replay_with_its_analysis_and_review(
     ]
     assert missing(html, words) == []
     assert [english for english in REPLAY_ENGLISH if english in html] == []
-    # The bot's reasons are its own English sentences: said so, for screen readers.
-    assert '<td class="reason" lang="en">' in html
+    # The bot's reasons, read back from its English sentences and worded in the language:
+    # none left English (which the cell would mark lang="en").
+    reasons = re.findall(r'<td class="reason"([^>]*)>([^<]*)</td>', html)
+    assert reasons and [attributes for attributes, _text in reasons if attributes] == []
+    said = " ".join(text for _attributes, text in reasons)
+    assert not re.search(r"\b(Play slot|Discard|Clue|Save|clued)\b", said), said
+    assert {"de": "Hinweis an ", "fr": "Indice à "}[language] in said
     # The best line of the analysis, in the history's words.
     best_line = re.search(r'<ol class="best-line">(.*?)</ol>', html, re.S).group(1)
     assert (" spielt " if language == "de" else " joue ") in best_line
@@ -424,3 +429,82 @@ def test_the_invitation_and_the_join_page(alice, bob, language):
         ],
     }[language]
     assert missing(html, words) == []
+
+
+# -- the bot's reasons, worded again ------------------------------------------------------
+
+REASON_NAMES = ["Ann", "Bob O'Neil", "Cid", "Dee"]
+
+
+def _reviewed_games():
+    """The reasons of the bot's review of games played by the bot with a fifth of the moves
+    random, at 2 to 4 players, with each multicolour variant: every shape of reason."""
+    import random
+
+    from games.bots.hgroup import choose_action
+    from games.engine import new_game, view_for
+    from games.review import review
+
+    for players in (2, 3, 4):
+        for seed in range(2):
+            options = GameOptions(players=players, multicolour=seed + players % 2)
+            rng = random.Random(seed)
+            state, actions = new_game(options, seed=seed), []
+            while not state.is_over:
+                if rng.random() < 0.2:
+                    action = rng.choice(state.legal_actions())
+                else:
+                    action = choose_action(view_for(state, state.current_seat))
+                actions.append(action_to_dict(action))
+                state.apply(action)
+            names = REASON_NAMES[:players]
+            yield names, review(options, seed, actions, names)
+
+
+@LANGUAGES
+def test_every_reason_of_the_bot_is_worded_in_the_language(language):
+    from games.review_words import in_words
+
+    # ("chop", the H-Group's word, is kept in both languages, as their players say it.)
+    english_words = re.compile(r"\b(Play|Discard|Clue|Save|clued|slot|turn|after)\b")
+    seen = 0
+    for names, turns in _reviewed_games():
+        for turn in turns:
+            with translation.override("en"):
+                assert in_words(turn.reason, names) == (turn.reason, True)
+            with translation.override(language):
+                worded, done = in_words(turn.reason, names)
+            assert done, turn.reason
+            assert worded != turn.reason
+            assert not english_words.search(worded), worded
+            seen += 1
+    assert seen > 200
+
+
+@pytest.mark.parametrize(
+    "language, expected",
+    [
+        (
+            "de",
+            "Hinweis an Bob O'Neil: rot (Plätze 1, 4): ein Spielhinweis auf rot 2 von Bob "
+            "O'Neil (Platz 1), nach zuerst rot 1 mit Hinweis von Cid; 6 Hinweisplättchen übrig",
+        ),
+        (
+            "fr",
+            "Indice à Bob O'Neil : rouge (positions 1, 4) : un indice de jeu sur le rouge 2 de "
+            "Bob O'Neil (position 1), après d'abord le rouge 1 indiqué de Cid ; 6 jetons indice "
+            "en réserve",
+        ),
+    ],
+)
+def test_a_reason_read_back_into_its_parts(language, expected):
+    from games.review_words import in_words
+
+    reason = (
+        "Clue Bob O'Neil red (slots 1, 4): a play clue on Bob O'Neil's red 2 (slot 1), after "
+        "Cid's clued red 1 first; 6 clue tokens to spare"
+    )
+    with translation.override(language):
+        assert in_words(reason, REASON_NAMES) == (expected, True)
+        # A sentence of a shape it does not know stays English, and says so.
+        assert in_words("Play it: a hunch", REASON_NAMES) == ("Play it: a hunch", False)
