@@ -79,7 +79,7 @@ def week_of(day: date) -> date:
 
 
 def weekly_seed(monday: date) -> int:
-    year, week, _ = monday.isocalendar()
+    year, week, _weekday = monday.isocalendar()
     digest = hashlib.sha256(f"hanabi weekly deal {year}-W{week:02d}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1  # 63 bits, as Game.seed
 

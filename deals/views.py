@@ -99,7 +99,7 @@ def from_game(request: HttpRequest, game_id: int) -> HttpResponse:
     deal_id = game_links.deal_id_of(game_id)
     if deal_id is not None and (game := playing(deal_id, request.user)):
         return refused(request, game)
-    game, _ = game_for(request, game_id)
+    game, _seat = game_for(request, game_id)
     try:
         deal = services.share(game)
     except GameError as error:

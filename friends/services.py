@@ -72,7 +72,7 @@ def add_friend(user: User, person_id: int) -> Friendship:
 
 
 def remove_friend(user: User, person_id: int) -> None:
-    deleted, _ = Friendship.objects.filter(user=user, friend_id=person_id).delete()
+    deleted, _by_model = Friendship.objects.filter(user=user, friend_id=person_id).delete()
     if not deleted:
         raise GameError(_("That person is not among your friends."))
 
@@ -87,7 +87,8 @@ def friend_named(user: User, name: str) -> User:
         raise GameError(_("None of your friends is called %(name)s.") % {"name": name})
     if len(found) > 1:
         raise GameError(
-            f"More than one of your friends is called {name}: use the buttons of the list."
+            _("More than one of your friends is called %(name)s: use the buttons of the list.")
+            % {"name": name}
         )
     return found[0]
 

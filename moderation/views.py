@@ -48,7 +48,7 @@ def moderator_turn_view(request: HttpRequest, game_id: int, turn: int) -> HttpRe
         )
     if game.status == Game.Status.OPEN:
         raise Http404("The cards are not dealt yet")
-    record = game_record(game, f"Game {game.pk}: moderator's view")
+    record = game_record(game, _("Game %(game)s: moderator's view") % {"game": game.pk})
     back = reverse("admin:games_game_change", args=[game.pk])
     return replay_page(
         request, record, turn, "admin:games_game_turn", [game.pk], {"back_url": back}

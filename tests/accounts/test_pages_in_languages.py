@@ -72,7 +72,13 @@ def test_the_unsubscribe_pages_speak_the_language_of_the_emails(client, alice, l
 @pytest.mark.parametrize(
     "language, expected",
     [
-        ("de", ["Partie {game} stummschalten?", "Alle Spiel-E-Mails abbestellen"]),
+        (
+            "de",
+            [
+                "Partie {game} für alice@example.org stummschalten?",
+                "Alle Spiel-E-Mails abbestellen",
+            ],
+        ),
         ("fr", ["Couper la partie {game} pour", "Arrêter tous les e-mails de partie"]),
     ],
 )

@@ -215,7 +215,7 @@ def test_a_cancelled_game_shows_nothing(alice, mallory):
 def test_the_refusal_links_a_player_to_their_game_and_anyone_else_to_the_lobby(alice, bob, mallory):
     game = watched_game(alice, bob, spectators=SpectatorPolicy.AFTER)
     mine = as_user(alice).get(watch_url(game)).content.decode()
-    assert f'href="/games/{game.pk}/"' in mine and PLAYS_HERE in mine
+    assert f'href="/games/{game.pk}/"' in mine and str(PLAYS_HERE) in mine
     other = as_user(mallory).get(watch_url(game)).content.decode()
     assert f'href="/games/{game.pk}/"' not in other
 
