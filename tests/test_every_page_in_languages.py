@@ -11,7 +11,7 @@ import pytest
 
 from deals import services as deals
 from games.engine import GameOptions
-from games.models import Game
+from games.models import Game, SpectatorPolicy
 from games.services import lobby
 from rematches import services as rematches
 from tests.games.conftest import play_to_the_end, start_game
@@ -87,6 +87,7 @@ def english_left(html: str, names: set[str]) -> list[str]:
 def world(alice, bob, carol):
     finished = play_to_the_end(start_game(alice, bob, seed=7))
     playing = start_game(alice, bob, carol, seed=11)
+    Game.objects.filter(pk=playing.pk).update(spectators=SpectatorPolicy.DURING)
     waiting = lobby.create_game(alice, GameOptions(players=3), Game.Visibility.PUBLIC)
     rematch, _ = rematches.propose(finished.pk, alice)
     deal = deals.share(finished)
@@ -157,3 +158,37 @@ def test_the_check_finds_english_left_in_a_page():
     html = '<main lang="de"><p>Du bist am Zug.</p><p>Waiting for the others</p></main>'
     assert english_left(html, set()) == ["Waiting for the others"]
     assert english_left('<p lang="en">The deck</p><code>play 3</code>', set()) == []
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_a_visitor_and_a_spectator_read_their_browsers_language(client, world, mallory, language):
+    """Before an account, the browser's Accept-Language decides; a spectator (mallory, who
+    plays in no game here) reads the table in the language of their profile."""
+    visitor_pages = [
+        "/",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password/reset/",
+        "/rules/",
+    ]
+    problems = {}
+    names = {user.display_name for user in type(mallory).objects.all()} | {"Hanabi"}
+    for url in visitor_pages:
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE=f"{language},en;q=0.5")
+        html = response.content.decode()
+        said = english_left(html, names)
+        if f'<html lang="{language}"' not in html or response.status_code != 200:
+            said.append(f"status {response.status_code}, not in {language}")
+        if said:
+            problems[url] = said
+    mallory.language = language
+    mallory.save(update_fields=["language"])
+    client.force_login(mallory)
+    response = client.get(f"/games/{world['playing'].pk}/watch/", follow=True)
+    html = response.content.decode()
+    said = english_left(html, names)
+    if response.status_code != 200 or f'<main lang="{language}"' not in html:
+        said.append(f"status {response.status_code}, <main> not in {language}")
+    if said:
+        problems["watch"] = said
+    assert problems == {}
