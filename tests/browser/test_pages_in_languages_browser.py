@@ -47,3 +47,43 @@ def test_a_french_player_creates_a_game_in_french(live_server, browser: Browser,
     expect(page.get_by_role("button", name="Lancer la partie")).to_be_disabled()
     screenshot(page, "waiting-room-fr")
     assert_accessible(page, "the French waiting room")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("language", "lobby", "statistics", "best_scores", "no_variant", "sixth_suit"),
+    [
+        ("de", "Lobby", "Meine Statistiken und Partien", "Beste Punktzahl je Variante",
+         "keine Variante", "sechste Farbe"),
+        ("fr", "Salon", "Mes statistiques et mes parties", "Meilleur score par variante",
+         "sans variante", "sixième couleur"),
+    ],
+)  # fmt: skip
+def test_a_players_lobby_and_profile_in_their_language(
+    live_server, browser: Browser, alice, bob, carol, language, lobby, statistics, best_scores,
+    no_variant, sixth_suit,
+):  # fmt: skip
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.engine import End
+    from tests.players.helpers import finished_game
+
+    alice.language = language
+    alice.save(update_fields=["language"])
+    start = timezone.now() - timedelta(days=20)
+    finished_game([alice, bob], 25, End.PERFECT, finished_at=start)
+    finished_game([carol, alice], 21, multicolour=1, finished_at=start + timedelta(days=2))
+    page = logged_in_page(browser, live_server.url, alice)
+    page.goto(live_server.url)
+    expect(page.locator("main")).to_have_attribute("lang", language)
+    expect(page.get_by_role("heading", level=1)).to_have_text(lobby)
+    screenshot(page, f"lobby-{language}")
+    page.get_by_role("link", name=statistics).click()
+    expect(page.locator("main")).to_have_attribute("lang", language)
+    table = page.get_by_role("table", name=best_scores)
+    expect(table.get_by_role("row", name=no_variant)).to_contain_text("25")
+    expect(table.get_by_role("row", name=sixth_suit)).to_contain_text("21")
+    screenshot(page, f"profile-{language}")
+    assert_accessible(page, f"the profile in {language}")
