@@ -300,7 +300,7 @@ PROFILE = {
         '<th scope="col">2 joueurs</th>',
         "multicolore joker (compte pour toutes les couleurs), 2 jetons orage <span",
         "(max 30)",
-        "0 gagnées sur 1",
+        "victoires : 0 sur 1",
         '<h2 id="partners">Partenaires fréquents</h2>',
         '<h2 id="last-games">Dernières parties</h2>',
         "<td>perdue</td>",
