@@ -11,6 +11,7 @@ Nothing here reads the game: only the sentence, which the bot wrote from the mov
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -277,6 +278,12 @@ class _Reader:
         return parts
 
 
+@lru_cache(maxsize=64)
+def _reader(names: tuple[str, ...]) -> "_Reader":
+    """One table's patterns, compiled once for all the reasons of its review."""
+    return _Reader(names)
+
+
 def _head(who: str, value: str, slots: str, count: int) -> str:
     if count == 1:
         return _("Clue %(who)s %(value)s (slot %(slots)s)") % {
@@ -333,7 +340,7 @@ def in_words(reason: str, names: Sequence[str]) -> tuple[str, bool]:
     sentence, of a shape this layer does not know)."""
     if wording.english():
         return reason, True
-    reader = _Reader(names)
+    reader = _reader(tuple(names))
     meaning = reader.meaning(reason)
     if meaning is not None:
         return meaning, True

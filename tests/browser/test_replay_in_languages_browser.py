@@ -45,7 +45,8 @@ def test_a_french_player_reads_the_replay_and_its_review_in_french(
     ).to_be_visible()
     page.get_by_role("link", name="Analyse avec le bot H-Group").click()
     rows = page.locator("#review tr.review-turn")
-    expect(rows).to_have_count(game.turn)
+    # (Computed on request, about a second; longer on a machine the test suite keeps busy.)
+    expect(rows).to_have_count(game.turn, timeout=20_000)
     expect(page.get_by_role("columnheader", name="Coup joué")).to_be_visible()
     assert rows.filter(has_text="Différent").count() > 0
     assert rows.filter(has_text="D'accord").count() > 0
