@@ -508,3 +508,45 @@ def test_a_reason_read_back_into_its_parts(language, expected):
         assert in_words(reason, REASON_NAMES) == (expected, True)
         # A sentence of a shape it does not know stays English, and says so.
         assert in_words("Play it: a hunch", REASON_NAMES) == ("Play it: a hunch", False)
+
+
+# -- too many at once ----------------------------------------------------------------------
+
+
+@LANGUAGES
+def test_too_many_invitations_are_refused_in_the_readers_language(
+    client, alice, language, monkeypatch
+):
+    from datetime import timedelta
+
+    from games import limits
+
+    # Two a day at most, here: the third is refused.
+    monkeypatch.setattr(
+        limits, "INVITATIONS", limits.Limit(2, timedelta(days=1), "invitations by email", "day")
+    )
+    game = lobby.create_game(alice, GameOptions(players=4), Game.Visibility.INVITE)
+    speaking(language, alice)
+    client.force_login(alice)
+    for number in range(2):
+        response = client.post(f"/games/{game.pk}/invite/", {"email": f"friend{number}@a.test"})
+        assert response.status_code == 302
+    response = client.post(f"/games/{game.pk}/invite/", {"email": "friend9@a.test"})
+    assert response.status_code == 429
+    html = unescape(response.content.decode())
+    assert main_lang(html) == language
+    words = {
+        "de": [
+            "<h1>Zu viel auf einmal</h1>",
+            "Du hast am letzten Tag 2 Einladungen per E-Mail verschickt, mehr erlaubt diese "
+            "Seite nicht: bitte versuche es später noch einmal. Nichts wurde gesendet.",
+            "Zurück zur Partie",
+        ],
+        "fr": [
+            "<h1>Trop à la fois</h1>",
+            "Tu as envoyé 2 invitations par e-mail ces dernières 24 heures, le maximum que ce "
+            "site permet : réessaie plus tard. Rien n'a été envoyé.",
+            "Retour à la partie",
+        ],
+    }[language]
+    assert missing(html, words) == []
