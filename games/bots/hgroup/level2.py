@@ -103,6 +103,10 @@ class Turn2(Turn):
     ) -> float:
         if reading is not None and reading.kind == "stall":
             return self.stall_value(target, option, before)
+        if reading is not None and reading.on_viewer:
+            # It leans on its own unseen cards: others would read a prompt or a finesse on
+            # them (and a third player one on itself). Not even a stall.
+            return MISPLAY
         if reading is None or not isinstance(twin, Notes2) or not twin.last_self:
             return self.with_blind_plays(
                 super().value(twin, reading, target, option, before), twin, reading

@@ -212,14 +212,19 @@ class Notes2(Notes):
             link = self._prompt(self.me, need, used)
             if link is not None:
                 return link
-        if self.self_pass and target != giver:
+        if target != giver and (self.self_pass or viewer_holds):
             cid = self.finesse_position(target, used)
             if cid is not None:
-                if target == self.me or not viewer_holds:
+                if self.self_pass and (target == self.me or not viewer_holds):
                     # The receiver cannot see the card: any card that connects.
                     return target, cid, need, "finesse"
-                if self.ident.get(cid) == need:
-                    return target, cid, need, "finesse"
+                if viewer_holds and self.ident.get(cid) == need:
+                    if self.self_pass:
+                        return target, cid, need, "finesse"
+                    # The viewer sees the card on the receiver's finesse position: the
+                    # receiver may read a self-finesse (it sees the viewer's cards, which the
+                    # viewer does not). The safe reading: no blind play of its own.
+                    return None
         if viewer_holds and self.me not in (giver, target):
             cid = self.finesse_position(self.me, used)
             if cid is not None:

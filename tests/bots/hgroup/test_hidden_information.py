@@ -8,25 +8,25 @@ import random
 
 import pytest
 
-from games.bots.hgroup import choose_action
+from games.bots.hgroup import choose_action, decide
 from games.engine import action_to_dict, new_game, view_for
 from tests.bots.helpers import ALL_OPTIONS, swapped_twin
 
 
-def play_until(options, seed: int, turns: int):
+def play_until(options, seed: int, turns: int, level: int = 1):
     state = new_game(options, seed=seed)
     while not state.is_over and state.turn < turns:
-        state.apply(choose_action(view_for(state, state.current_seat)))
+        state.apply(choose_action(view_for(state, state.current_seat), level=level))
     return state
 
 
-def positions(count: int, seed: int):
+def positions(count: int, seed: int, level: int = 1):
     """(state, rng): mid-game positions of H-Group bot games over every option."""
     rng = random.Random(seed)
     made = 0
     while made < count:
         options = ALL_OPTIONS[made % len(ALL_OPTIONS)]
-        state = play_until(options, rng.randrange(2**32), rng.randrange(0, 60))
+        state = play_until(options, rng.randrange(2**32), rng.randrange(0, 60), level)
         if state.is_over:
             continue
         made += 1
@@ -45,6 +45,48 @@ def test_swapping_the_movers_own_cards_does_not_change_the_action(batch):
         assert choose_action(view_for(other, seat)) == choose_action(view_for(state, seat))
         compared += 1
     assert compared >= 20
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_at_level_2_swapping_the_movers_own_cards_does_not_change_the_action(batch):
+    compared = 0
+    for state, rng in positions(30, seed=200 + batch, level=2):
+        seat = state.current_seat
+        other = swapped_twin(state, rng)
+        if other is None:
+            continue
+        mine = choose_action(view_for(state, seat), level=2)
+        assert choose_action(view_for(other, seat), level=2) == mine
+        compared += 1
+    assert compared >= 20
+
+
+def test_at_level_2_the_reason_does_not_change_when_its_own_cards_are_swapped():
+    # The reason names its own cards by slot and by what the clues leave: the same words.
+    compared = 0
+    for state, rng in positions(12, seed=300, level=2):
+        seat = state.current_seat
+        other = swapped_twin(state, rng)
+        if other is None:
+            continue
+        assert decide(view_for(other, seat), level=2) == decide(view_for(state, seat), level=2)
+        compared += 1
+    assert compared >= 6
+
+
+def test_at_level_2_the_bot_leaves_the_view_as_it_was_and_reads_its_json():
+    for state, _ in positions(8, seed=9, level=2):
+        view = view_for(state, state.current_seat)
+        before = copy.deepcopy(view)
+        action = choose_action(view, level=2)
+        assert view == before
+        again = json.loads(json.dumps(view))
+        assert action_to_dict(choose_action(again, level=2)) == action_to_dict(action)
+
+
+def test_at_level_2_whole_games_are_legal_over_every_option():
+    for index, options in enumerate(ALL_OPTIONS):
+        assert play_until(options, 2000 + index, 10_000, level=2).is_over
 
 
 def test_the_bot_does_not_change_the_view_it_is_given():
