@@ -30,8 +30,9 @@ Tables:
   median, and on how many decks it scored more, the same, less);
 * options: default and expert (and default with cautious) at every other option: 6
   players, multicolour 1 to 3, until perfect, 1 and 2 fuses, empty clues;
-* hgroup (only when asked for): the H-Group conventions bot at level 1
-  (games.bots.hgroup), 2 to 5 players, alone and beside default, cautious and saver.
+* hgroup (only when asked for): the H-Group conventions bot at each level it has
+  (games.bots.hgroup), 2 to 5 players, alone and beside default, cautious and saver
+  (hgroup-self: alone only).
 
 Each row: games, mean score ± its standard error (a strike-out and a defeat score 0), the
 median score, perfect games, strike-outs, misplays per game by each bot (in brackets, those
@@ -59,6 +60,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -94,11 +96,13 @@ BOTS = _bots()
 HGROUP = "hgroup 1"
 EXTRA: dict[str, Callable[[dict], Action]] = {}
 try:
+    from games.bots.hgroup import LEVELS as _HGROUP_LEVELS
     from games.bots.hgroup import choose_action as _hgroup
 except ImportError:
     pass
 else:
-    EXTRA[HGROUP] = _hgroup
+    for _level in _HGROUP_LEVELS:
+        EXTRA[f"hgroup {_level}"] = partial(_hgroup, level=_level)
 # The default bot told which seats are the bot from the first move (``bot_seats``), as the
 # site can tell it: those seats' clues are read by the conventions from the start.
 KNOWN = "default, bot seats known"
@@ -299,11 +303,15 @@ def rows(tables: set[str], players: tuple[int, ...]) -> list[Row]:
         for n in players:
             for pair in pairs:
                 result.append(Row("mixed", GameOptions(players=n), pair))
-    if "hgroup" in tables and HGROUP in EXTRA:
+    if ("hgroup" in tables or "hgroup-self" in tables) and HGROUP in EXTRA:
+        levels = [name for name in EXTRA if name.startswith("hgroup ")]
         for n in players:
-            result.append(Row("hgroup", GameOptions(players=n), (HGROUP,)))
-            for partner in ("default", *PARTNERS):
-                result.append(Row("hgroup", GameOptions(players=n), (HGROUP, partner)))
+            for level in levels:
+                result.append(Row("hgroup", GameOptions(players=n), (level,)))
+                if "hgroup" not in tables:
+                    continue  # hgroup-self: the self-play rows alone
+                for partner in ("default", *PARTNERS):
+                    result.append(Row("hgroup", GameOptions(players=n), (level, partner)))
     if "options" in tables:
         for label, values in OPTION_ROWS:
             options = GameOptions(**values)
@@ -326,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         default="self,known,mixed,options",
         help="tables: self, known, mixed, options, search, hgroup (commas); known-self: only "
-        "the self-play rows of known",
+        "the self-play rows of known; hgroup-self: only the self-play rows of hgroup",
     )
     parser.add_argument("--players", type=int, nargs="*", default=list(PLAYERS))
     args = parser.parse_args(argv)
