@@ -1,4 +1,4 @@
-"""What the house bot believes of each player, turn by turn, in words (issue 27).
+"""What the house bot believes of each player, turn by turn, and why (issue 27).
 
 The bot keeps no memory: on every turn it replays the public history (``knowledge.Table``)
 and judges each player from it alone (README.md, "Playing with people"). So what it believes
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from games.bots.knowledge import BASIC, CONVENTION, LITERAL, CardInfo, Table
+from games.bots.knowledge import BASIC, CONVENTION, CardInfo, Table
 
 
 @dataclass(frozen=True)
@@ -167,103 +167,45 @@ def current(
     return stances, found
 
 
-# -- in words ------------------------------------------------------------------------------
+# -- what to tell ---------------------------------------------------------------------------
+# The words are games/bot_remarks.py's, in the reader's language: this module stays free of
+# Django, as every bot does (tests/test_layers.py).
 
 
-class Voice:
-    """How a sentence names the bot and the players: the bot seats by name ("Bot 2", or
-    "The bots" for several), the viewer as "you"."""
+@dataclass(frozen=True)
+class Remark:
+    """A change worth a sentence in the history; ``again``: trust in the conventions
+    regained (the player had it before)."""
 
-    def __init__(self, names: Sequence[str], bots: Sequence[int], viewer: int | None) -> None:
-        self.names = list(names)
-        self.viewer = viewer
-        self.plural = len(bots) > 1
-        self.bot = "The bots" if self.plural else (self.names[bots[0]] if bots else "The bot")
-
-    def verb(self, singular: str, plural: str) -> str:
-        return plural if self.plural else singular
-
-    def who(self, seat: int) -> str:
-        return "you" if seat == self.viewer else self.names[seat]
-
-    def whose(self, seat: int) -> str:
-        return "your" if seat == self.viewer else f"{self.names[seat]}'s"
+    change: Change
+    again: bool
 
 
-def _slots(slots: Sequence[int]) -> str:
-    if len(slots) == 1:
-        return f"card in slot {slots[0]}"
-    return "cards in slots " + ", ".join(map(str, slots))
+@dataclass(frozen=True)
+class Line:
+    """A player the bot trusts less than its conventions now, for the table's status line:
+    ``since`` is the history turn of the last change."""
+
+    seat: int
+    stance: Stance
+    was_conventional: bool
+    since: int
 
 
-def headline(voice: Voice, seat: int, before: Stance, after: Stance, again: bool) -> str:
-    """What the bot believes now, where it changed: "Bot 2 reads Alice's clues literally
-    from now on"."""
-    parts = []
-    if after.level != before.level:
-        reads = voice.verb("reads", "read")
-        if after.level == CONVENTION:
-            when = "again" if again else "from now on"
-            parts.append(f"{reads} {voice.whose(seat)} clues by its conventions {when}")
-        elif after.level == LITERAL:
-            parts.append(f"{reads} {voice.whose(seat)} clues literally from now on")
-        else:
-            no_longer = voice.verb("no longer reads", "no longer read")
-            parts.append(f"{no_longer} {voice.whose(seat)} clues by its conventions")
-    if after.literal_reader != before.literal_reader:
-        if after.literal_reader:
-            expects = voice.verb("no longer expects", "no longer expect")
-            parts.append(f"{expects} {voice.who(seat)} to read a clue beyond what it shows")
-        else:
-            expects = voice.verb("expects", "expect")
-            parts.append(f"{expects} {voice.who(seat)} to read clues beyond what they show again")
-    text = f"{voice.bot} " + ", and ".join(parts)
-    if voice.plural:
-        text = text.replace("by its conventions", "by their conventions")
-    return text
-
-
-def reason(voice: Voice, change: Change) -> str:
-    """Why, in public terms: "Bob misplayed blue 3, which Alice's clue had marked as
-    playable"."""
-    actor = voice.who(change.actor)
-    if change.cause == "implied_play":
-        return f"{actor} played {change.card}, which the clues had only implied was playable"
-    if change.cause == "ignored_play":
-        done = (
-            "discarded" if change.verb == "discarded" else f"gave {voice.who(change.target)} a clue"
-        )
-        shown = f"{voice.whose(change.actor)} {_slots(change.slots)}" if change.slots else "a card"
-        return f"{actor} {done} although a clue had shown {shown} to be playable"
-    clue = f"{voice.whose(change.seat)} clue"
-    if change.verb == "misplayed" and change.focus == "play":
-        return f"{actor} misplayed {change.card}, which {clue} had marked as playable"
-    return f"{actor} {change.verb} {change.card}, not the card {clue} on it had meant"
-
-
-def remark(voice: Voice, change: Change, again: bool = False) -> str:
-    """The history's sentence for one change."""
-    said = headline(voice, change.seat, change.before, change.after, again)
-    return f"{said}: {reason(voice, change)}."
-
-
-def sentences(
+def told(
     options: dict,
     history: Sequence[dict],
-    names: Sequence[str],
     bots: Sequence[int],
     bot_seats: Collection[int],
-    viewer: int | None = None,
-) -> tuple[dict[int, list[str]], list[str]]:
+) -> tuple[dict[int, list[Remark]], list[Line]]:
     """The remarks by history turn, and the table's lines, for the players not played by a
     bot. A line per player the bot trusts less than its conventions after some change, with
-    the turn of the last one: "Bot 2 reads Alice's clues literally (since turn 12)." (Trust
-    in the conventions has no line: it is how the bot plays as its page says, and the first
-    screen has little room; the history says when it began.) ``bots``: the seats a house bot plays
-    (who speaks); ``bot_seats``: those it has played from the start (as the bot is told)."""
+    the turn of the last one. (Trust in the conventions has no line: it is how the bot plays
+    as its page says, and the first screen has little room; the history says when it began.)
+    ``bots``: the seats a house bot plays (who speaks); ``bot_seats``: those it has played
+    from the start (as the bot is told)."""
     stances, found = current(options, history, bot_seats)
-    voice = Voice(names, bots, viewer)
-    by_turn: dict[int, list[str]] = {}
+    by_turn: dict[int, list[Remark]] = {}
     ever_conventional: set[int] = set()
     lost_trust: set[int] = set()
     last_change: dict[int, Change] = {}
@@ -279,15 +221,13 @@ def sentences(
             # Trust gained by a partner who keeps to the conventions is the bot working as
             # /bots/ says: only a loss, and a regain after one, is news worth a line.
             continue
-        by_turn.setdefault(change.turn, []).append(remark(voice, change, again))
+        by_turn.setdefault(change.turn, []).append(Remark(change, again))
         last_change[change.seat] = change
-    lines = []
-    for seat, change in sorted(last_change.items()):
-        now = stances[seat]
-        if now.level == CONVENTION:
-            continue  # the bot reads them as its page says: the history told when it began
-        state = _state(voice, seat, now, seat in ever_conventional)
-        lines.append(f"{state} (since turn {change.turn + 1}).")
+    lines = [
+        Line(seat, stances[seat], seat in ever_conventional, change.turn)
+        for seat, change in sorted(last_change.items())
+        if stances[seat].level != CONVENTION  # the history told when it began
+    ]
     return by_turn, lines
 
 
@@ -296,19 +236,3 @@ def _lowers(change: Change) -> bool:
     the player taken to read clues only for what they show."""
     before, after = change.before, change.after
     return after.level < before.level or (after.literal_reader and not before.literal_reader)
-
-
-def _state(voice: Voice, seat: int, now: Stance, was_conventional: bool) -> str:
-    """A stance below the conventions in words, as the table says it: what differs from where
-    every person starts, or from the conventions they had reached."""
-    parts = []
-    if now.level == LITERAL:
-        parts.append(f"{voice.verb('reads', 'read')} {voice.whose(seat)} clues literally")
-    elif was_conventional:
-        no_longer = voice.verb("no longer reads", "no longer read")
-        its = "their" if voice.plural else "its"
-        parts.append(f"{no_longer} {voice.whose(seat)} clues by {its} conventions")
-    if now.literal_reader:
-        expects = voice.verb("no longer expects", "no longer expect")
-        parts.append(f"{expects} {voice.who(seat)} to read a clue beyond what it shows")
-    return f"{voice.bot} " + ", and ".join(parts)

@@ -1,11 +1,12 @@
 """What the house bot believes of each player, for the table's status line
 (templates/games/_bot_beliefs.html) and the history (templates/games/_history.html):
-games/bots/beliefs.py worked out from the page's own view, so the live page, the look-back
-and the replay say the same at the same turn, and nothing is stored."""
+games/bots/beliefs.py works it out from the page's own view, and games/bot_remarks.py words
+it in the reader's language, so the live page, the look-back and the replay say the same at
+the same turn, and nothing is stored."""
 
 from django import template
 
-from games.bots import beliefs
+from games import bot_remarks
 from games.models import BotKind
 from games.services.play import house_bot_seats
 
@@ -40,7 +41,7 @@ def bot_beliefs(context) -> dict:
     speakers = [seat.position for seat in seats if _house_bot(seat)]
     result = NOTHING
     if speakers:
-        remarks, lines = beliefs.sentences(
+        remarks, lines = bot_remarks.sentences(
             view["options"],
             view["history"],
             view["names"],

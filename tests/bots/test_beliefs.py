@@ -7,8 +7,9 @@ bot (seat 1, "Bot 2", seated from the start) holds 9 8 7 6 5. The bot's moves ar
 import random
 import re
 
+from games.bot_remarks import Voice, remark, sentences
 from games.bots import choose_action
-from games.bots.beliefs import Stance, Voice, changes, current, remark, sentences, stance
+from games.bots.beliefs import Stance, changes, current, stance
 from games.bots.knowledge import BASIC, CONVENTION, LITERAL, Table
 from games.bots.partners import cautious, saver
 from games.engine import SUITS, Clue, Discard, GameOptions, Play, new_game, view_for
