@@ -103,6 +103,11 @@ class Turn2(Turn):
     ) -> float:
         if reading is not None and reading.kind == "stall":
             return self.stall_value(target, option, before)
+        waited = {c for d in self.notes.deps.values() for chain in d.values() for _, c in chain}
+        if waited & set(option["touches"]):
+            # A card a reading waits on to be blind-played or prompted: cluing it would
+            # stomp on that finesse (and waste the clue).
+            return -1.0
         if reading is not None and reading.on_viewer:
             # It leans on its own unseen cards: others would read a prompt or a finesse on
             # them (and a third player one on itself). Not even a stall.
@@ -190,7 +195,34 @@ class Turn2(Turn):
                         f"{self.slot(clue.target, reading.focus)}): nothing else connects it, "
                         f"so {who} blind-plays {', then '.join(blind)} first"
                     )
+            if (
+                reading is not None
+                and reading.kind == "play"
+                and reading.focus in self.notes.ident
+                and reading.play >> self.notes.ident[reading.focus] & 1
+            ):
+                return self.play_clue_meaning(head, clue.target, reading.focus)
         return super().clue_meaning(clue)
+
+    def play_clue_meaning(self, head: str, target: int, focus: int) -> str:
+        """A play clue and the cards that connect to it, found before the clue is read (in
+        the clue's own notes a finessed card is already "known")."""
+        notes = self.notes
+        ident = notes.ident[focus]
+        links = notes.connect(ident, self.me, target, focus=focus) or []
+        first = []
+        for seat, cid, need, how in links:
+            holder = f"{self.name(seat)}'s"
+            what = identity_name(need)
+            if how == "finesse":
+                first.append(f"a finesse on {holder} slot {self.slot(seat, cid)} ({what})")
+            elif how == "prompt":
+                first.append(f"a prompt on {holder} slot {self.slot(seat, cid)} ({what})")
+            else:
+                first.append(f"{holder} {what} first")
+        after = f", after {'; '.join(first)}" if first else ""
+        card = f"{self.name(target)}'s {identity_name(ident)} (slot {self.slot(target, focus)})"
+        return f"{head}: a play clue on {card}{after}"
 
     # -- reasons --------------------------------------------------------------------------
 

@@ -421,6 +421,22 @@ def test_with_nothing_else_it_5_stalls_rather_than_discard():
     assert p.action("Alice") == ("clue", "Donald", 5)
 
 
+def test_it_gives_a_reverse_finesse_worth_two_cards():
+    # Nothing played: red (or 2) to Bob (his r2) gets Cathy's r1 blind-played first (a
+    # reverse finesse), two cards for one clue, more than 1 to Cathy.
+    p = at2([XX, ["xx", "xx", "r2", "xx", "xx"], ["r1", "xx", "xx", "xx", "xx"]])
+    assert p.action("Alice") in (("clue", "Bob", "red"), ("clue", "Bob", 2))
+    assert "a finesse on Cathy's slot 1 (red 1)" in p.reason()
+
+
+def test_it_does_not_stomp_on_a_finesse():
+    # Docs "Stomping on a Finesse": Alice's red to Bob finesses Cathy's r1 (a reverse
+    # finesse); Bob does not clue Cathy's r1 directly, which would waste the clue.
+    p = at2([XX, ["xx", "xx", "r2", "xx", "xx"], ["r1", "xx", "xx", "xx", "xx"]])
+    p.clue("Alice", "Bob", "red")
+    assert p.action("Bob") not in (("clue", "Cathy", "red"), ("clue", "Cathy", 1))
+
+
 # -- the safe reading, said in words ----------------------------------------------------------
 
 
