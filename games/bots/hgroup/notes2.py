@@ -27,6 +27,10 @@ from .notes import Note, Notes, Reading, bits, identity, rank_of, suit_of
 MAX_TOKENS = 8
 
 
+class _WrongPrompt(Exception):
+    """A connection through a clued card its holder would take for a prompt, which it is not."""
+
+
 class Notes2(Notes):
     level = 2
     SEEN_CHOP_PLAYS = True
@@ -48,6 +52,7 @@ class Notes2(Notes):
         # on their play).
         self.committed: set[int] = set()
         self._played_in: dict[tuple[int, int], set[int]] = {}
+        self._giving = False  # a clue of the viewer's own is being read (apply_clue)
         super().__init__(view, literal)
 
     # -- reading a clue -------------------------------------------------------------------
@@ -177,7 +182,10 @@ class Notes2(Notes):
         links: list[tuple[int, int, int, str]] = []
         used: set[int] = set() if focus is None else {focus}
         for r in range(height + 1, rank):
-            link = self._find(identity(suit, r), giver, target, used, viewer_holds)
+            try:
+                link = self._find(identity(suit, r), giver, target, used, viewer_holds)
+            except _WrongPrompt:
+                return None
             if link is None:
                 return None
             links.append(link)
@@ -229,6 +237,25 @@ class Notes2(Notes):
             cid = self.finesse_position(self.me, used)
             if cid is not None:
                 return self.me, cid, need, "finesse"
+        return None
+
+    def _prompt(self, seat: int, need: int, used: set[int]) -> tuple[int, int, int, str] | None:
+        """As level 1; but in a clue the viewer considers giving, where the holder's
+        leftmost clued card that may be ``need`` is seen not to be it, the holder would
+        still play it (prompts come before finesses): a wrong prompt, so the clue has no
+        reading through that hand (level 1 looked on for a finesse there)."""
+        for cid in self.hands[seat]:
+            note = self.notes[cid]
+            if cid in used or not note.gotten or not note.inferred >> need & 1:
+                continue
+            if note.turn == self.turn or self.known_as(cid) is not None:
+                continue
+            seen = self.ident.get(cid) if seat != self.me else None
+            if seen is None or seen == need:
+                return seat, cid, need, "prompt"
+            if note.clued and not note.finessed and self._giving:
+                raise _WrongPrompt
+            return None
         return None
 
     # -- waiting on blind plays -----------------------------------------------------------
@@ -312,6 +339,10 @@ class Notes2(Notes):
         return card_ident(entry["card"])
 
     # -- for the policy -------------------------------------------------------------------
+
+    def apply_clue(self, target: int, option: dict) -> Reading | None:
+        self._giving = True
+        return super().apply_clue(target, option)
 
     def copy(self) -> Notes2:
         twin = super().copy()
