@@ -86,7 +86,9 @@ def unsubscribe_from_game_emails(request: HttpRequest, token: str) -> HttpRespon
     # The page speaks the language of the emails it stops (issue 29), whatever browser opens
     # it: a mail provider's, or the person's own.
     with translation.override(supported(link.user.language)):
-        return _unsubscribe_page(request, link)
+        response = _unsubscribe_page(request, link)
+        response.headers["Content-Language"] = translation.get_language()
+    return response
 
 
 def _unsubscribe_page(request: HttpRequest, link: Link) -> HttpResponse:

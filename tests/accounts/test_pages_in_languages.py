@@ -58,7 +58,9 @@ def test_the_unsubscribe_pages_speak_the_language_of_the_emails(client, alice, l
     speaking(alice, language)
     path = unsubscribe_url(alice).removeprefix(settings.SITE_URL)
     # An English browser (a mail provider's, say): the page is still the account's language.
-    html = page(client.get(path, headers={"accept-language": "en"}))
+    response = client.get(path, headers={"accept-language": "en"})
+    assert response["Content-Language"] == language
+    html = page(response)
     assert main_lang(html) == language
     assert [text for text in UNSUBSCRIBE[language] if text not in html] == []
     assert "Stop game emails" not in html
