@@ -12,6 +12,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 from django.template.base import tag_re
 
@@ -198,3 +199,15 @@ def test_the_scan_finds_an_unmarked_line_in_an_emails_text():
         "{% endautoescape %}\n"
     )
     assert unmarked(source, plain_text=True) == [(5, "Hanabi by post")]
+
+
+def test_the_whole_check_fails_on_a_template_dir_holding_an_unmarked_word(tmp_path, monkeypatch):
+    """The check above, run on a template directory of one temporary template, fails."""
+    import tests.test_templates_marked as scan
+
+    (tmp_path / "marked.html").write_text('{% load i18n %}<p>{% translate "Lobby" %}</p>\n')
+    monkeypatch.setattr(scan, "TEMPLATE_DIRS", [tmp_path])
+    test_every_word_a_person_reads_is_marked_for_translation()  # marked: passes
+    (tmp_path / "unmarked.html").write_text("<p>{{ n }} Unmarked</p>\n")
+    with pytest.raises(AssertionError, match="unmarked.html:1: Unmarked"):
+        test_every_word_a_person_reads_is_marked_for_translation()
