@@ -110,6 +110,13 @@ def test_a_german_player_plays_a_whole_game_in_german(
                 assert english not in page.locator("main").inner_text(), english
             screenshot(page, "table-de")
             assert_accessible(page, "the German table")
+            # The keyboard says what it does in German too (static/js/keys.js).
+            page.keyboard.press("a")
+            expect(page.locator("#keys-status")).to_have_text(
+                re.compile(r"^Welche Karte ausspielen\? Drück ihre Platznummer, 1 bis \d")
+            )
+            page.keyboard.press("Escape")
+            expect(page.locator("#keys-status")).to_have_text("Abgebrochen.")
     else:
         pytest.fail("the game did not end")
     assert kinds[0] == "clue" and "discard" in kinds and "play" in kinds
