@@ -160,3 +160,9 @@ def test_a_french_players_table_reads_in_french(
     expect(page.locator(".last-action")).to_contain_text("Dernier coup : ")
     screenshot(page, "table-fr")
     assert_accessible(page, "the French table")
+    # On a phone the longer words still fit: nothing runs off the side of the screen.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    expect(page.get_by_role("heading", name="Ta main")).to_be_visible()
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    screenshot(page, "table-fr-phone")
