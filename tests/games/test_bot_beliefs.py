@@ -102,6 +102,34 @@ def test_the_bot_says_when_it_stops_reading_a_partner_by_its_conventions(client,
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "said", "line"),
+    [
+        (
+            "de",
+            "Bot 2 liest deine Hinweise ab jetzt wörtlich: Bot 2 hat rot 3 falsch ausgespielt, "
+            "die dein Hinweis als spielbar markiert hatte.",
+            "Bot 2 liest deine Hinweise wörtlich (seit Zug 4).",
+        ),
+        (
+            "fr",
+            "Bot 2 lit désormais tes indices à la lettre : Bot 2 a joué rouge 3 par erreur, "
+            "que ton indice avait désignée comme jouable.",
+            "Bot 2 lit tes indices à la lettre (depuis le tour 4).",
+        ),
+    ],
+)
+def test_the_bot_says_it_in_the_readers_language(client, alice, translated, language, said, line):
+    alice.language = language
+    alice.save(update_fields=["language"])
+    game = bot_game(alice, *OFF)
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert [_remarks(item) for item in _history_items(page)][3] == [said]
+    assert _lines(page) == [line]
+
+
+@pytest.mark.django_db
 def test_the_look_back_and_the_replay_say_it_at_the_same_turn(client, alice):
     game = bot_game(alice, *OFF)
     client.force_login(alice)
