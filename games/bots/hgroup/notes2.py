@@ -53,6 +53,11 @@ class Notes2(Notes):
         self.committed: set[int] = set()
         self._played_in: dict[tuple[int, int], set[int]] = {}
         self._giving = False  # a clue of the viewer's own is being read (apply_clue)
+        # The viewer's clued cards whose readings wait on others: (giver, target, readings).
+        self.origin: dict[int, tuple[int, int, int]] = {}
+        self._reread: list[int] = []
+        self.origin_hand: dict[int, frozenset[int]] = {}  # the hand when that clue was given
+        self._drawn_since: frozenset[int] = frozenset()
         super().__init__(view, literal)
 
     # -- reading a clue -------------------------------------------------------------------
@@ -85,6 +90,9 @@ class Notes2(Notes):
                 self.last_self = True
                 self._mark_self_finesse(giver, target, focus, reading)
             self._record_deps(giver, target, focus)
+            if target == self.me and reading.kind == "play" and focus in self.deps:
+                self.origin[focus] = (giver, target, candidates)
+                self.origin_hand[focus] = frozenset(self.hands[target])
         finally:
             self.self_pass = False
         return reading
@@ -271,7 +279,7 @@ class Notes2(Notes):
             if note is None:
                 del self.deps[focus]
                 continue
-            demonstrated = False
+            demonstrated = dropped = False
             for ident, chain in list(deps.items()):
                 pending = [(s, c) for s, c in chain if s == seat]
                 if not pending:
@@ -290,8 +298,12 @@ class Notes2(Notes):
                     continue
                 del deps[ident]
                 note.waiting.pop(ident, None)
+                dropped = True
                 if note.inferred & ~(1 << ident):
                     note.inferred &= ~(1 << ident)
+            if dropped and not deps and focus in self.origin:
+                # (Mid-play the played card is out of the notes but still in the hand: after.)
+                self._reread.append(focus)
             if demonstrated and played is not None:
                 keep = 0
                 for ident in bits(note.inferred):
@@ -301,10 +313,70 @@ class Notes2(Notes):
                     note.inferred = keep
             if not deps:
                 del self.deps[focus]
+        if played is None:
+            self._reread_now()
         # Level 1's waits on notes without a recorded chain (none should be left).
         for cid, note in self.notes.items():
             if note.waiting and cid not in self.deps:
                 note.waiting = {}
+
+    def finesse_position(self, seat: int, skip: set[int]) -> int | None:
+        return super().finesse_position(seat, skip | self._drawn_since)
+
+    def _reread_now(self) -> None:
+        pending, self._reread = self._reread, []
+        for focus in pending:
+            if focus in self.notes and focus in self.origin:
+                self._reread_self(focus)
+
+    def _reread_self(self, focus: int) -> None:
+        """Every reading of the viewer's clued card that waited on someone else's blind play
+        has been dropped (they acted without it): if nothing else can make the card playable
+        now, the clue was a self-finesse after all (docs: "Bob discards. Cathy knows she must
+        be the one who has the connecting card")."""
+        giver, target, candidates = self.origin.pop(focus)
+        note = self.notes[focus]
+        live = note.inferred & ~self.trash_mask()
+        if any(self.playable(i) for i in bits(live)):
+            return  # a direct play is left: the safe reading plays nothing blind
+        candidates &= ~self.trash_mask()
+        self.self_pass = True
+        # The finesse position is the one of the clue's time: cards drawn since are not it.
+        then = self.origin_hand.pop(focus, frozenset(self.hands[target]))
+        self._drawn_since = frozenset(c for c in self.hands[target] if c not in then)
+        try:
+            chains = {}
+            for ident in bits(candidates):
+                links = self.connect(ident, giver, target, focus=focus)
+                if links is None or any(
+                    s not in (target,) and h != "known" for s, _, _, h in links
+                ):
+                    continue
+                chain = [(c, n) for s, c, n, h in links if s == target and h == "finesse"]
+                if chain:
+                    chains[ident] = chain
+        finally:
+            self.self_pass = False
+            self._drawn_since = frozenset()
+        if not chains:
+            return
+        fewest = min(len(c) for c in chains.values())
+        chains = {i: c for i, c in chains.items() if len(c) == fewest}
+        note.inferred = sum(1 << i for i in chains)
+        note.claim = (giver, note.inferred)
+        needs: dict[int, int] = {}
+        for chain in chains.values():
+            for cid, need in chain:
+                needs[cid] = needs.get(cid, 0) | 1 << need
+        for cid, mask in needs.items():
+            mine = self.notes[cid]
+            mine.finessed = True
+            mine.inferred = mask
+            mine.claim = (giver, mask)
+            if mine.turn < 0:
+                mine.turn, mine.by = note.turn, giver
+            self.self_finessed.add(cid)
+        self.chains[focus] = chains
 
     def _chain_had(self, focus: int, ident: int, played: int) -> bool:
         return ident in self._played_in.get((focus, played), set())
@@ -331,6 +403,7 @@ class Notes2(Notes):
                 del self.chains[focus]
         super()._play_or_discard(entry)
         self._played_in = {}
+        self._reread_now()
 
     @staticmethod
     def _ident_of(entry: dict) -> int:
@@ -351,6 +424,8 @@ class Notes2(Notes):
         twin.stalled = set(self.stalled)
         twin.self_finessed = set(self.self_finessed)
         twin.committed = set(self.committed)
+        twin.origin = dict(self.origin)
+        twin.origin_hand = dict(self.origin_hand)
         return twin
 
 

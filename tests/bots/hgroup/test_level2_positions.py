@@ -307,6 +307,28 @@ def test_a_self_finesse_when_nothing_else_connects():
     assert p.inferred("Cathy", "Cathy", 2) == {"R3"}
 
 
+def test_a_self_finesse_is_read_once_the_finesse_on_another_player_does_not_come():
+    # Docs "The Self-Finesse": all 1s played, 3 to Cathy (her r3). Bob's finesse position
+    # holds a y2, so her 3 may be y3 (a finesse on Bob); Bob, who sees her r3 and r2, does
+    # not blind-play; then Cathy knows she holds the connecting 2 herself.
+    p = at2(
+        [
+            ["xx", "xx", "xx", "xx", "g5"],
+            ["y2", "xx", "xx", "xx", "xx"],
+            ["r2", "r3", "g4", "b4", "w4"],
+        ],
+        stacks=[1, 1, 1, 1, 1],
+    )
+    p.clue("Alice", "Cathy", 3)
+    assert not p.finessed("Cathy", "Cathy", 1)
+    assert not p.finessed("Bob", "Bob", 1)
+    idle(p, "Bob")
+    assert p.finessed("Cathy", "Cathy", 1)
+    assert p.action("Cathy") == ("play", 1)
+    p.play("Cathy", 1)
+    assert p.inferred("Cathy", "Cathy", 2) == {"R3"}
+
+
 def test_it_plays_into_a_self_finesse_and_learns_its_card():
     # will-bot "plays correctly into self-finesses" (2 players; turned: Alice gives, Bob is
     # will-bot's Alice).
