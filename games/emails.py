@@ -24,7 +24,7 @@ from games.models import Game, Invitation, MadeBy, Seat
 from games.reply_address import reply_address
 from games.services.announce import notify_delay
 from games.table_context import clue_badges
-from games.text_commands import example_commands, local_letters
+from games.text_commands import example_commands, local_code, local_letters
 from games.wording import colour_name, entry_sentence, options_text, outcome_in_words
 from lib.emails import send_email
 from lib.time_zones import zone_named
@@ -404,9 +404,7 @@ def _could_be(codes: list[str], num_suits: int) -> str:
 
 
 def _local_code(code: str) -> str:
-    """An engine code ("G3", or a letter alone) in the reader's letters: "Gr3" in German,
-    where "G" is gelb; "V3" in French (vert). Replies read them the same way."""
-    return local_letters(translation.get_language())[code[0]] + code[1:]
+    return local_code(code, translation.get_language())
 
 
 def _ranks_text(ranks: list[int]) -> str:

@@ -8,23 +8,35 @@ from html import escape
 
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext
 
 from games.engine import SUIT_LETTERS, SUITS
 from games.engine.cards import MAX_RANK, copies_per_identity
 from games.engine.state import GameState
+from games.text_commands import local_code, local_letters
 from games.wording import card_name, colour_name, english, entry_sentence, rank_clue
 
 RANKS = (1, 2, 3, 4, 5)
 
 
+def _local_codes(codes) -> list[str]:
+    language = get_language()
+    return [local_code(code, language) for code in codes]
+
+
 def visible_card(card: dict) -> dict:
     """A face-up card with its label ('blue 3', 'blau 3': the reader's language) and suit
-    letter ('B') for the template."""
-    letter = SUIT_LETTERS[SUITS.index(card["suit"])]
+    letter in the reader's letters ('B'; 'Gr' for grün) for the template."""
+    letter = _letter(SUITS.index(card["suit"]))
     label = card_name(card["suit"], card["rank"])
     face = card_face(card["suit"], letter, card["rank"], label)
     return {**card, "label": label, "letter": letter, "face": face}
+
+
+def _letter(suit: int) -> str:
+    """A suit's letter as the reader's language writes it (games.text_commands), the letters
+    their emails and their replies use: in German "G" is gelb and grün "Gr"."""
+    return local_letters(get_language())[SUIT_LETTERS[suit]]
 
 
 def card_face(suit: str, letter: str, rank: int, label: str) -> str:
@@ -100,8 +112,8 @@ def _grid(card: dict, num_suits: int, counted: str = "possible_counted") -> list
                 state = "counted-out"
             else:
                 state = "impossible"
-            cells.append({"code": code, "rank": rank, "state": state})
-        rows.append({"suit": SUITS[suit], "letter": SUIT_LETTERS[suit], "cells": cells})
+            cells.append({"code": f"{_letter(suit)}{rank}", "rank": rank, "state": state})
+        rows.append({"suit": SUITS[suit], "letter": _letter(suit), "cells": cells})
     return rows
 
 
@@ -286,12 +298,12 @@ def table(
                 entry = visible_card(entry)
                 if "possible_public" in card:  # a teammate's card: what its holder knows
                     entry["empathy_pips"] = pips_html(_grid(card, num_suits, "possible_public"))
-                    entry["empathy_could_be"] = card["possible_public"]
+                    entry["empathy_could_be"] = _local_codes(card["possible_public"])
             else:
                 entry["grid"] = _grid(card, num_suits)
                 entry["grid_html"] = grid_html(entry["grid"])
                 entry["pips_html"] = pips_html(entry["grid"])
-                entry["could_be"] = sorted(card.get("possible_counted", {}))
+                entry["could_be"] = _local_codes(sorted(card.get("possible_counted", {})))
             cards.append(entry)
         hands.append(
             {
@@ -317,12 +329,13 @@ def table(
             {
                 "suit": SUITS[suit],
                 "name": colour_name(SUITS[suit]),
-                "letter": SUIT_LETTERS[suit],
+                "letter": _letter(suit),
                 "cards": cards,
             }
         )
     for firework in view["fireworks"]:
         firework["name"] = colour_name(firework["suit"])  # the board's words for it
+        firework["letter"] = _letter(SUITS.index(firework["suit"]))
 
     shown_history = [
         {

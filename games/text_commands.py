@@ -594,6 +594,12 @@ def local_letters(language: str) -> dict[str, str]:
     }
 
 
+def local_code(code: str, language: str) -> str:
+    """An engine code ("G3", or a letter alone) in ``language``'s letters: "Gr3" in German,
+    where "G" is gelb; "V3" in French (vert). Replies read them the same way."""
+    return local_letters(language)[code[0]] + code[1:]
+
+
 def _colours_text(view: dict) -> str:
     language = _active()
     return ", ".join(

@@ -153,3 +153,33 @@ def test_the_keyboard_scripts_words_are_on_the_page_in_the_readers_language(clie
     assert 'data-enter-plays="Enter spielt Platz {slot} aus, Esc vergisst die Wahl."' in words
     assert 'data-rank-clue="{rank}er"' in words
     assert 'data-colour-multicolour="bunt"' in words
+
+
+@pytest.mark.parametrize(
+    ("language", "green", "yellow", "white", "blue"),
+    [("de", "Gr", "G", "W", "B"), ("fr", "V", "J", "B", "Bl"), ("en", "G", "Y", "W", "B")],
+)
+def test_the_cards_letters_are_the_readers_as_in_their_emails(
+    client, alice, bob, language, green, yellow, white, blue
+):
+    """A German reader takes "G" for gelb, as their emails and replies do: a teammate's
+    green card shows "Gr", the board's yellow firework "G", the pips of one's own cards the
+    same letters."""
+    game = start_game(alice, bob)
+    player = speaking(current_user(game), language)
+    client.force_login(player)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    state = game.load_state()
+    teammate = 1 - state.current_seat
+    for cid in state.hand(teammate):
+        card = state.card(cid)
+        letter = {"green": green, "yellow": yellow, "white": white, "blue": blue}.get(
+            card.suit_name
+        )
+        if letter:
+            assert f'<span class="letter">{letter}</span>{card.rank}' in page, card
+    board = page[page.index('class="board') :]
+    for shown in (green, yellow, white, blue):
+        assert f'<span class="letter">{shown}</span>' in board
+    pips = re.findall(r'<span class="pip suit-(\w+)">(\w+)</span>', page)
+    assert ("green", green) in pips and ("yellow", yellow) in pips
