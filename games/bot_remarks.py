@@ -30,10 +30,6 @@ class Voice:
         else:
             self.bot = self.names[bots[0]] if bots else _("The bot")
 
-    def says(self, singular: str, plural: str, **values) -> str:
-        """The bot's verb phrase, for one bot or several."""
-        return ngettext(singular, plural, self.count) % values
-
     def you(self, seat: int) -> bool:
         return seat == self.viewer
 
@@ -66,37 +62,39 @@ def _card(card: str) -> str:
 
 
 def _no_longer_by_conventions(voice: Voice, seat: int) -> str:
-    return voice.says(
+    return ngettext(
         "no longer reads %(clues)s by its conventions",
         "no longer read %(clues)s by their conventions",
-        clues=voice.clues_of(seat),
-    )
+        voice.count,
+    ) % {"clues": voice.clues_of(seat)}
 
 
 def _no_longer_expects_reading(voice: Voice, seat: int) -> str:
     if voice.you(seat):
-        return voice.says(
+        return ngettext(
             "no longer expects you to read a clue beyond what it shows",
             "no longer expect you to read a clue beyond what it shows",
+            voice.count,
         )
-    return voice.says(
+    return ngettext(
         "no longer expects %(name)s to read a clue beyond what it shows",
         "no longer expect %(name)s to read a clue beyond what it shows",
-        name=voice.name(seat),
-    )
+        voice.count,
+    ) % {"name": voice.name(seat)}
 
 
 def _expects_reading_again(voice: Voice, seat: int) -> str:
     if voice.you(seat):
-        return voice.says(
+        return ngettext(
             "expects you to read clues beyond what they show again",
             "expect you to read clues beyond what they show again",
+            voice.count,
         )
-    return voice.says(
+    return ngettext(
         "expects %(name)s to read clues beyond what they show again",
         "expect %(name)s to read clues beyond what they show again",
-        name=voice.name(seat),
-    )
+        voice.count,
+    ) % {"name": voice.name(seat)}
 
 
 def _bot_does(voice: Voice, parts: list[str]) -> str:
@@ -121,27 +119,30 @@ def headline(voice: Voice, seat: int, before: Stance, after: Stance, again: bool
     if after.level != before.level:
         if after.level == CONVENTION and again:
             parts.append(
-                voice.says(
+                ngettext(
                     "reads %(clues)s by its conventions again",
                     "read %(clues)s by their conventions again",
-                    clues=clues,
+                    voice.count,
                 )
+                % {"clues": clues}
             )
         elif after.level == CONVENTION:
             parts.append(
-                voice.says(
+                ngettext(
                     "reads %(clues)s by its conventions from now on",
                     "read %(clues)s by their conventions from now on",
-                    clues=clues,
+                    voice.count,
                 )
+                % {"clues": clues}
             )
         elif after.level == LITERAL:
             parts.append(
-                voice.says(
+                ngettext(
                     "reads %(clues)s literally from now on",
                     "read %(clues)s literally from now on",
-                    clues=clues,
+                    voice.count,
                 )
+                % {"clues": clues}
             )
         else:
             parts.append(_no_longer_by_conventions(voice, seat))
@@ -244,11 +245,8 @@ def status(voice: Voice, line: Line) -> str | None:
     parts = []
     if line.stance.level == LITERAL:
         parts.append(
-            voice.says(
-                "reads %(clues)s literally",
-                "read %(clues)s literally",
-                clues=voice.clues_of(line.seat),
-            )
+            ngettext("reads %(clues)s literally", "read %(clues)s literally", voice.count)
+            % {"clues": voice.clues_of(line.seat)}
         )
     elif line.was_conventional:
         parts.append(_no_longer_by_conventions(voice, line.seat))
