@@ -48,23 +48,27 @@ def test_a_logged_in_person_gets_their_profiles_language_whatever_the_browser(cl
     assert ">Se déconnecter</button>" in response.content.decode()
 
 
-def test_a_pages_english_content_says_it_is_english_in_a_german_page(rf):
-    """The header and footer follow the person's language; a page whose own words are not
-    translated says so in its <main> (screen readers read them as English). The pages are
-    being translated one by one (/bots/, once used here, is), so the page is made here."""
+def test_a_page_says_its_content_is_in_the_readers_language_unless_it_overrides(rf):
+    """Every page's words are translated, so <main> is in the person's language by
+    default; a page written in one language only (the developers' /dev/mail/) overrides
+    the block and says so (screen readers read it as that language)."""
     from django.contrib.auth.models import AnonymousUser
     from django.template import engines
     from django.utils import translation
 
-    page = engines["django"].from_string(
-        '{% extends "base.html" %}{% block content %}<p>Not translated.</p>{% endblock %}'
-    )
     request = rf.get("/somewhere/")
     request.user = AnonymousUser()
+    made = engines["django"].from_string
+    translated = made('{% extends "base.html" %}{% block content %}<p>…</p>{% endblock %}')
+    english_only = made(
+        '{% extends "base.html" %}{% block content_language %}en{% endblock %}'
+        "{% block content %}<p>Only English.</p>{% endblock %}"
+    )
     with translation.override("de"):
-        html = page.render({}, request)
-    assert re.findall(r'<html lang="([^"]*)">', html) == ["de"]
-    assert re.findall(r'<main id="main" lang="([^"]*)">', html) == ["en"]
+        for page, main in ((translated, "de"), (english_only, "en")):
+            html = page.render({}, request)
+            assert re.findall(r'<html lang="([^"]*)">', html) == ["de"]
+            assert re.findall(r'<main id="main" lang="([^"]*)">', html) == [main]
 
 
 def test_the_language_is_not_left_active_for_the_next_request(client, alice):
