@@ -41,7 +41,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "notify", "time_zone", "language")
+        fields = ("display_name", "notify", "time_zone", "language", "review_by_email")
         widgets = {
             "display_name": forms.TextInput(attrs={"autocomplete": "nickname"}),
             "notify": forms.RadioSelect,
@@ -51,10 +51,15 @@ class ProfileForm(forms.ModelForm):
             "display_name": _("Display name"),
             "notify": _("Game emails"),
             "language": _("Language"),
+            "review_by_email": _("The bot's review in the game-over email"),
         }
         help_texts = {
             "display_name": _("The name other players see at the table."),
             "language": _("The language of the site and its emails for this person."),
+            "review_by_email": _(
+                "When a game ends, the email adds where the H-Group bot would have moved "
+                "otherwise than you did, and why."
+            ),
         }
 
     def __init__(self, *args, **kwargs) -> None:

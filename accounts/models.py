@@ -63,6 +63,11 @@ class User(AbstractBaseUser, PermissionsMixin):
         default=settings.LANGUAGE_CODE,
         help_text="The language of the site and its emails for this person.",
     )
+    # Issue 30: the H-Group bot's review of this person's moves, in each game-over email.
+    review_by_email = models.BooleanField(
+        default=False,
+        help_text="The bot's review of my moves in the email that says a game is over.",
+    )
 
     objects = UserManager()
 

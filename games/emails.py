@@ -17,11 +17,12 @@ from accounts.languages import IN_LANGUAGE, LINK_PARAMETER, supported
 from accounts.models import User
 from accounts.scoped import scoped_url
 from accounts.unsubscribe import unsubscribe_url
-from games import outbox_kinds
+from games import outbox_kinds, review
 from games.engine import SUIT_LETTERS, SUITS, view_for
 from games.engine.cards import RANKS
 from games.models import Game, Invitation, MadeBy, Seat
 from games.reply_address import reply_address
+from games.services import replays
 from games.services.announce import notify_delay
 from games.table_context import clue_badges
 from games.text_commands import example_commands, local_code, local_letters
@@ -502,6 +503,7 @@ def send_game_over(row: Outbox) -> None:
     replay_path = reverse("games:replay", args=[game.pk, game.turn])
     with in_language_of(seat.user):
         outcome = outcome_in_words(game.outcome(state), state, game.seat_names())
+        reviewed = _own_review(game, seat) if seat.user.review_by_email else None
     send_game_email(
         "game_over",
         seat.user,
@@ -510,8 +512,31 @@ def send_game_over(row: Outbox) -> None:
             "names": game.seat_names(),
             "outcome": outcome,
             "replay_url": game_link(seat.user, game, replay_path),
+            "review": reviewed,
         },
     )
+
+
+# The game-over email's review names this many of the reader's moves at most; the replay
+# shows every one.
+REVIEW_LINES = 8
+
+
+def _own_review(game: Game, seat: Seat) -> dict:
+    """The H-Group bot's review (games/review.py) of this seat's moves only, in the active
+    language: how many it agreed with, and the first moves it would have made otherwise,
+    with its reasons. The game is over, so nothing here is hidden from anyone."""
+    record = replays.game_record(game, "")
+    turns = review.page_context(game, record, review.table_level(game))["review"]
+    own = [turn for turn in turns if turn.seat == seat.position]
+    differing = [turn for turn in own if not turn.agrees]
+    return {
+        "agreed": len(own) - len(differing),
+        "moves": len(own),
+        "differing": differing[:REVIEW_LINES],
+        "more": max(0, len(differing) - REVIEW_LINES),
+        "level": review.table_level(game),
+    }
 
 
 @handler(outbox_kinds.DIGEST)

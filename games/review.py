@@ -1,6 +1,6 @@
 """A review of a finished game by the H-Group bot (issue 30): for each turn of each player,
-what the bot at level 1 would have done from that player's own view at that turn, and why,
-in words, beside what the player did.
+what the bot at the table's level would have done from that player's own view at that turn,
+and why, in words, beside what the player did.
 
 Each turn's view is the engine's ``view_for(state, seat)``, the same view the bots get when
 they play: the player's own cards only as their clues and the counting of the cards in
@@ -43,6 +43,7 @@ from games.engine import (
     view_for,
 )
 from games.engine.cards import SUITS
+from games.models import BotKind
 
 LEVEL = 1
 REFUSAL = gettext_noop(
@@ -133,11 +134,23 @@ def agreement(turns: list[ReviewedTurn]) -> dict:
     return {name: tuple(seen) for name, seen in counts.items()}
 
 
-def page_context(game, record: dict, level: int = LEVEL) -> dict:
+def table_level(game) -> int:
+    """The level the review reviews at: the H-Group bot's that sat at the table (the highest,
+    if several did), else level 1."""
+    levels = game.seats.filter(bot_kind=BotKind.HGROUP, bot_level__isnull=False).values_list(
+        "bot_level", flat=True
+    )
+    return max(levels, default=LEVEL)
+
+
+def page_context(game, record: dict, level: int | None = None) -> dict:
     """The review for the replay of a finished ``game`` (``record``: what
-    games.services.replays.game_record makes)."""
+    games.services.replays.game_record makes), at the table's level (``table_level``) unless
+    ``level`` says."""
     if not game.is_finished():
         raise ValueError(REFUSAL)
+    if level is None:
+        level = table_level(game)
     moves = json.dumps(
         [record["deck_source"], record["actions"], record["names"]], sort_keys=True, default=str
     )
