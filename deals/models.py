@@ -65,11 +65,18 @@ class DealView(models.Model):
         return f"{self.user} saw deal {self.deal_id}"
 
 
+# The bots whose tables of bots only play a shared deal (deals/bot_tables.py): the H-Group
+# bot plays at a level chosen for a table, so it has no one score for a deal.
+DEAL_BOT_KINDS = (BotKind.HOUSE, BotKind.EXPERT)
+
+
 class DealBotScore(models.Model):
     """What a table of bots of one kind scored on the deal (deals/bot_tables.py)."""
 
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="bot_scores")
-    bot_kind = models.CharField(max_length=10, choices=BotKind.choices)
+    bot_kind = models.CharField(
+        max_length=10, choices=[(kind.value, kind.label) for kind in DEAL_BOT_KINDS]
+    )
     score = models.PositiveSmallIntegerField()
     end = models.CharField(max_length=20, help_text="How the game ended (the engine's End).")
     played_at = models.DateTimeField(auto_now_add=True)

@@ -3,7 +3,7 @@ the bots' scores and the best score a team that saw every card could reach. No c
 
 from django.utils.translation import gettext_lazy
 
-from deals.models import Deal, DealBotScore
+from deals.models import DEAL_BOT_KINDS, Deal, DealBotScore
 from games.models import BotKind, DealAnalysis, Game
 
 # Each bot's name on the deal's page (its BotKind label up to the colon), in the reader's
@@ -48,7 +48,7 @@ def bot_scores(deal: Deal) -> list[dict]:
     stored = {row.bot_kind: row for row in DealBotScore.objects.filter(deal=deal)}
     return [
         {"kind": kind, "label": BOT_NAMES.get(kind, label.split(":")[0]), "score": stored.get(kind)}
-        for kind, label in BotKind.choices
+        for kind, label in ((kind, kind.label) for kind in DEAL_BOT_KINDS)
     ]
 
 

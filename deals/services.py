@@ -9,11 +9,11 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from deals import game_links, outbox_kinds
-from deals.models import Deal, DealGame, deal_key
+from deals.models import DEAL_BOT_KINDS, Deal, DealGame, deal_key
 from deals.seen import SEEN_REASON, has_seen
 from games.engine import GameOptions, new_deck, replay
 from games.errors import GameError, NotAllowed
-from games.models import BotKind, Game
+from games.models import Game
 from games.services import lobby
 from outbox.delivery import schedule
 
@@ -33,7 +33,7 @@ def _stored(options: GameOptions, deck: list, **fields) -> Deal:
         key=deal_key(options_dict, deck), defaults={"options": options_dict, "deck": deck, **fields}
     )
     if created:
-        for kind in BotKind.values:
+        for kind in DEAL_BOT_KINDS:
             schedule(
                 outbox_kinds.BOT_TABLE,
                 {"deal": deal.pk, "bot_kind": kind},

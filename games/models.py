@@ -41,10 +41,12 @@ class TimeoutPolicy(models.TextChoices):
 
 class BotKind(models.TextChoices):
     """Which bot sits in a bot seat. Only the house bot ever moves for a person (a player
-    whose time ran out): the expert bot's clues mean nothing to people."""
+    whose time ran out): the expert bot's clues mean nothing to people, and the H-Group bot
+    plays at a level someone chose for the table (Seat.bot_level)."""
 
     HOUSE = "house", "House bot: plays with people, adapts to how they clue"
     EXPERT = "expert", "Expert bot (hat guessing): for bots only, people cannot read its clues"
+    HGROUP = "hgroup", "H-Group bot: plays by the H-Group conventions, at a level"
 
 
 class ChatPolicy(models.TextChoices):
@@ -300,6 +302,12 @@ class Seat(models.Model):
         default=BotKind.HOUSE,
         help_text="Which bot plays a seat that no person holds (games/services/play.py).",
     )
+    bot_level = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The H-Group bot's level (games.bots.hgroup.LEVELS), chosen when seating it; "
+        "null for the other kinds.",
+    )
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
     wants_pause = models.BooleanField(default=False)
     muted = models.BooleanField(default=False, help_text="No emails about this game.")
@@ -343,6 +351,8 @@ class Seat(models.Model):
         if not self.user_id:
             if not self.is_bot:
                 return "(empty)"
+            if self.bot_kind == BotKind.HGROUP:
+                return f"H-Group bot {self.position + 1} (level {self.bot_level})"
             kind = "Expert bot" if self.bot_kind == BotKind.EXPERT else "Bot"
             return f"{kind} {self.position + 1}"
         return f"{self.user.display_name} (bot)" if self.is_bot else self.user.display_name

@@ -62,7 +62,9 @@ def propose(finished_game_id: int, user: User) -> tuple[Rematch, bool]:
 
 
 def _new_table(old: Game, seats: list, proposer: User) -> Rematch:
-    bot_kinds = [seat.bot_kind for seat in seats if seat.user_id is None and seat.is_bot]
+    bot_kinds = [
+        (seat.bot_kind, seat.bot_level) for seat in seats if seat.user_id is None and seat.is_bot
+    ]
     game = lobby.create_game(
         proposer,
         old.game_options,
@@ -76,11 +78,11 @@ def _new_table(old: Game, seats: list, proposer: User) -> Rematch:
     game.spectators = old.spectators
     game.save(update_fields=["spectators"])
     # create_game seats house bots in the last seats: an expert bot of the old table is
-    # seated again as an expert.
+    # seated again as an expert, an H-Group bot at its level.
     first_bot = len(seats) - len(bot_kinds)
-    for position, kind in enumerate(bot_kinds, start=first_bot):
+    for position, (kind, level) in enumerate(bot_kinds, start=first_bot):
         if kind != BotKind.HOUSE:
-            lobby.set_bot(game.pk, proposer, position, True, kind)
+            lobby.set_bot(game.pk, proposer, position, True, kind, level)
     return Rematch.objects.create(finished_game=old, game=game, proposer=proposer)
 
 

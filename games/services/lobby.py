@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import limits, seat_guards
+from games.bots import hgroup
 from games.engine import GameOptions, seating_order
 from games.errors import GameError, NotAllowed
 from games.models import (
@@ -56,6 +57,7 @@ def create_game(
     bot_kind: str = BotKind.HOUSE,
     deck: list | None = None,
     spectators: str = SpectatorPolicy.AFTER,
+    bot_level: int | None = None,
 ) -> Game:
     """A new open game with the creator in the first seat, `bots` bots (of `bot_kind`) in the
     last seats, and the other seats empty. `deck`: an explicit deck ([[suit, rank], …], top
@@ -64,6 +66,9 @@ def create_game(
         raise GameError(_("Leave at least one seat for a person."))
     if bot_kind not in BotKind.values:
         raise GameError(_("There is no such bot."))
+    bot_level = bot_level if bots and bot_kind == BotKind.HGROUP else None
+    if bots and (refusal := bot_level_refusal(bot_kind, bot_level)):
+        raise GameError(refusal)
     if spectators not in SpectatorPolicy.values:
         raise GameError(_("Choose who may watch the game."))
     with transaction.atomic():
@@ -86,6 +91,7 @@ def create_game(
                 user=creator if position == 0 else None,
                 is_bot=position >= first_bot,
                 bot_kind=bot_kind if position >= first_bot else BotKind.HOUSE,
+                bot_level=bot_level if position >= first_bot else None,
             )
             for position in range(options.players)
         )
@@ -126,9 +132,27 @@ def leave_game(game_id: int, user: User) -> Game:
     return game
 
 
-def set_bot(game_id: int, user: User, position: int, bot: bool, kind: str = BotKind.HOUSE) -> Game:
-    """The creator puts a bot (of `kind`) in an empty seat before the start, or takes it
-    away; a bot already seated may be swapped for the other kind."""
+def bot_level_refusal(kind: str, level: int | None) -> str:
+    """Why a bot of `kind` cannot sit at `level` (the H-Group bot's level, chosen when
+    seating it; the other kinds take none), or ''."""
+    if kind == BotKind.HGROUP and level not in hgroup.LEVELS:
+        return _("Choose the H-Group bot's level: %(levels)s.") % {
+            "levels": ", ".join(str(n) for n in hgroup.LEVELS)
+        }
+    return ""
+
+
+def set_bot(
+    game_id: int,
+    user: User,
+    position: int,
+    bot: bool,
+    kind: str = BotKind.HOUSE,
+    level: int | None = None,
+) -> Game:
+    """The creator puts a bot (of `kind`; the H-Group bot at `level`) in an empty seat before
+    the start, or takes it away; a bot already seated may be swapped for another kind or
+    level."""
     with transaction.atomic():
         game = Game.objects.locked(game_id)
         if game.creator_id != user.pk:
@@ -140,12 +164,16 @@ def set_bot(game_id: int, user: User, position: int, bot: bool, kind: str = BotK
             raise GameError(_("That seat is taken by a player."))
         if kind not in BotKind.values:
             raise GameError(_("There is no such bot."))
+        level = level if bot and kind == BotKind.HGROUP else None
+        if bot and (refusal := bot_level_refusal(kind, level)):
+            raise GameError(refusal)
         if not bot and not seat.is_bot:
             raise GameError(_("No bot sits there."))
-        if bot and seat.is_bot and seat.bot_kind == kind:
+        if bot and seat.is_bot and (seat.bot_kind, seat.bot_level) == (kind, level):
             raise GameError(_("That bot already sits there."))
         seat.is_bot, seat.bot_kind = bot, kind if bot else BotKind.HOUSE
-        seat.save(update_fields=["is_bot", "bot_kind"])
+        seat.bot_level = level
+        seat.save(update_fields=["is_bot", "bot_kind", "bot_level"])
         versions.bump(game)
     return game
 
@@ -178,13 +206,13 @@ def start_game(game_id: int, user: User) -> Game:
             raise GameError(_("Every seat must be taken before the game can start."))
         if all(seat.is_bot for seat in seats):
             raise GameError(_("At least one person must play."))
-        by_joining = [(seat.user_id, seat.is_bot, seat.bot_kind) for seat in seats]
+        by_joining = [(seat.user_id, seat.is_bot, seat.bot_kind, seat.bot_level) for seat in seats]
         order = seating_order(game.seed, len(seats))
         for seat, source in zip(seats, order, strict=True):
-            seat.user_id, seat.is_bot, seat.bot_kind = by_joining[source]
+            seat.user_id, seat.is_bot, seat.bot_kind, seat.bot_level = by_joining[source]
         # Clear the users first: the (game, user) constraint must hold after each update.
         Seat.objects.filter(game=game).update(user=None)
-        Seat.objects.bulk_update(seats, ["user", "is_bot", "bot_kind"])
+        Seat.objects.bulk_update(seats, ["user", "is_bot", "bot_kind", "bot_level"])
         state = game.load_state(moves=[])
         game.status = Game.Status.PLAYING
         game.started_at = timezone.now()

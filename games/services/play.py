@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import signals
-from games.bots import choose_action, hat
+from games.bots import choose_action, hat, hgroup
 from games.engine import (
     Action,
     GameState,
@@ -98,6 +98,8 @@ def bot_action(
         view["history"] = [entry for entry in view["history"] if entry["type"] != "rearrange"]
     if seat.user_id is None and seat.bot_kind == BotKind.EXPERT:
         return hat.choose_action(view)
+    if seat.user_id is None and seat.bot_kind == BotKind.HGROUP:
+        return hgroup.choose_action(view, level=seat.bot_level)
     return choose_action(view, house_bot_seats(game if seats is None else seats))
 
 

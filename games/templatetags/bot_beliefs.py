@@ -56,8 +56,8 @@ def bot_beliefs(context) -> dict:
 
 def _house_bot(seat) -> bool:
     """The house bot plays this seat now: one it was given, or a person's whose time ran out
-    too often (games/services/play.bot_action)."""
-    return seat.is_bot and not (seat.user_id is None and seat.bot_kind == BotKind.EXPERT)
+    too often (games/services/play.bot_action); not an expert or H-Group bot's seat."""
+    return seat.is_bot and not (seat.user_id is None and seat.bot_kind != BotKind.HOUSE)
 
 
 @register.filter

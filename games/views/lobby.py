@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games import spectators, wording
+from games.bots import hgroup
 from games.errors import GameError, TooMany
 from games.forms import InviteForm, NewGameForm, time_limit_label
 from games.models import BotKind, Game, Seat, TimeoutPolicy
@@ -166,6 +167,7 @@ def waiting_room(request: HttpRequest, game: Game, seat: Seat | None) -> HttpRes
             "seats": seats,
             "seat": seat,
             "is_creator": game.creator_id == request.user.pk,
+            "hgroup_levels": hgroup.LEVELS,
             "full": not any(s.is_free for s in seats),
             "invite_url": request.build_absolute_uri(
                 reverse("games:invite", args=[game.pk, game.invite_code])
@@ -248,8 +250,12 @@ def bot_seat(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect("games:detail", game_id)
     bot = request.POST.get("bot") == "yes"
     kind = request.POST.get("kind", BotKind.HOUSE)
+    try:
+        level = int(request.POST.get("level", ""))
+    except ValueError:
+        level = None  # the service says which levels there are
     done = _("A bot takes the seat.") if bot else _("The seat is free again.")
-    return run_service(request, game_id, lobby.set_bot, position, bot, kind, success=done)
+    return run_service(request, game_id, lobby.set_bot, position, bot, kind, level, success=done)
 
 
 @login_required

@@ -5,7 +5,7 @@ import pytest
 
 from deals import outbox_kinds
 from deals.bot_tables import play_with_bots
-from deals.models import DealBotScore
+from deals.models import DEAL_BOT_KINDS, DealBotScore
 from deals.services import share
 from games.engine import GameOptions, new_deck, replay
 from games.models import BotKind
@@ -25,12 +25,12 @@ def test_bots_only_tables_play_the_deal_and_their_scores_show(db, client, player
     users = [make_user(f"p{n}") for n in range(players)]
     deal = share(finished_game(*users, seed=31))
     rows = Outbox.objects.filter(kind=outbox_kinds.BOT_TABLE)
-    assert sorted(row.payload["bot_kind"] for row in rows) == sorted(BotKind.values)
+    assert sorted(row.payload["bot_kind"] for row in rows) == sorted(DEAL_BOT_KINDS)
     assert {delivery.queue_for(row.kind) for row in rows} == {"celery-deals"}
 
     assert run_due(outbox_kinds.BOT_TABLE) == 2
     options = GameOptions(players=players)
-    for kind in BotKind.values:
+    for kind in DEAL_BOT_KINDS:
         stored = DealBotScore.objects.get(deal=deal, bot_kind=kind)
         assert (stored.score, stored.end) == play_with_bots(options, deal.deck, kind)
     client.force_login(users[0])
