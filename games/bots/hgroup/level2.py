@@ -17,7 +17,7 @@ from __future__ import annotations
 from games.engine import Action, Clue, Play
 from games.engine.cards import identity_name
 
-from .level1 import MISPLAY, Decision, Turn, _bits, _names
+from .level1 import LAST_FUSE, MISPLAY, Decision, Turn, _bits, _names
 from .notes import Notes, Reading, rank_of
 from .notes2 import Notes2
 
@@ -95,6 +95,15 @@ class Turn2(Turn):
                         "read as a save, not as a play clue"
                     )
         return ""
+
+    def known_playable(self, cid: int) -> bool:
+        if self.fuses <= LAST_FUSE + 1 and self.notes.literal - {self.me}:
+            # A player at the table does not read these conventions (the house bot, say), and
+            # a fuse is already gone: with two left, as with one, nothing beyond what the
+            # clues and the counting prove (a second misplay of theirs would end the game).
+            proven = self.proven(cid)
+            return bool(proven) and all(self.notes.playable(i) for i in _bits(proven))
+        return super().known_playable(cid)
 
     # -- clues ----------------------------------------------------------------------------
 

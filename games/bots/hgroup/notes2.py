@@ -58,6 +58,9 @@ class Notes2(Notes):
         self._reread: list[int] = []
         self.origin_hand: dict[int, frozenset[int]] = {}  # the hand when that clue was given
         self._drawn_since: frozenset[int] = frozenset()
+        # The clues given since each seat last acted: (giver, target), to tell whose clue a
+        # blind play answered.
+        self._since: dict[int, list[tuple[int, int]]] = {}
         super().__init__(view, literal)
 
     # -- reading a clue -------------------------------------------------------------------
@@ -381,9 +384,50 @@ class Notes2(Notes):
     def _chain_had(self, focus: int, ident: int, played: int) -> bool:
         return ident in self._played_in.get((focus, played), set())
 
+    def _clue(self, entry: dict) -> Reading | None:
+        for seat, clues in self._since.items():
+            if seat != entry["seat"]:
+                clues.append((entry["seat"], entry["target"]))
+        self._since[entry["seat"]] = []
+        return super()._clue(entry)
+
     def _play_or_discard(self, entry: dict) -> None:
         cid = entry["card"]["id"]
         ident = self._ident_of(entry)
+        seat = entry["seat"]
+        gone = self.notes.get(cid)
+        if (
+            entry["type"] == "play"
+            and not entry["placed"]
+            and gone is not None
+            and not gone.clued
+            and not self._giving
+        ):
+            # A blind play that missed: its player read a finesse (or a prompt) into a clue
+            # given since its last turn that its giver did not mean; a giver who meant one
+            # would have seen the card. Each giver of such a clue (but the one who played) is
+            # read for facts alone from now on: beside a player of other conventions (the
+            # house bot), a second reading of theirs could cost the last fuses.
+            for giver, _target in self._since.get(seat, []):
+                if giver != seat:
+                    self.misread.add(giver)
+        if (
+            entry["type"] == "play"
+            and not entry["placed"]
+            and gone is not None
+            and gone.clued
+            and seat != self.me
+            and (
+                any(gone.inferred >> i & 1 for i in gone.waiting)
+                or not any(self.playable(i) for i in bits(gone.inferred))
+            )
+        ):
+            # A clued card played while the conventions said it was not playable yet (a
+            # delayed play clue, or a reading that waited on another player's play): that
+            # player does not read these conventions (the house bot plays a clued card its
+            # own way), so their clues do not follow them either.
+            self.misread.add(seat)
+        self._since[seat] = []
         # Which readings waited on this card (for _resolve_waits' proof of a finesse).
         self._played_in = {
             (focus, cid): {i for i, chain in deps.items() if any(c == cid for _, c in chain)}
@@ -426,6 +470,7 @@ class Notes2(Notes):
         twin.committed = set(self.committed)
         twin.origin = dict(self.origin)
         twin.origin_hand = dict(self.origin_hand)
+        twin._since = {seat: list(clues) for seat, clues in self._since.items()}
         return twin
 
 

@@ -1,0 +1,52 @@
+"""Level 2 beside the house bot, which reads clues by its own conventions, not H-Group's
+(issue 30: 0% strike-outs beside players of other conventions). The decks are the four of
+``bench/hgroup.py``'s first 40 (seed 17) on which level 2, seats alternating with the house
+bot (seat 0 the H-Group bot), struck out at 4 and 5 players (``bench/HGROUP_FIGURES.md``,
+2026-11-28):
+
+* a house bot's green clue touching a green 1 and a green 3 read as a finesse on the
+  H-Group bot's own green 2: its blind play missed, and the clue's receiver then played its
+  green card as green 2 as well (two misplays by the H-Group bots);
+* the house bot playing a card the H-Group bot's delayed play clue had asked it to wait with
+  (a fuse gone), then a house bot's clue read as a finesse, or a save on a card later read as
+  playable, by the H-Group bot on its two last fuses, then the house bot's own misplay.
+"""
+
+import pytest
+
+from bench import bots as house
+from games.bots.hgroup import decide
+from games.engine import GameOptions, Play, new_game, view_for
+
+DECKS = [
+    (4, 385043489535181273),
+    (4, 490777811414535380),
+    (4, 9730046523761531752),
+    (5, 4820438109364412618),
+]
+
+
+def misplays_and_end(players: int, seed: int) -> tuple[list[str], str]:
+    state = new_game(GameOptions(players=players), seed=seed)
+    misplays = []
+    while state.end is None:
+        seat = state.current_seat
+        view = view_for(state, seat)
+        if seat % 2 == 0:
+            decision = decide(view, 2)
+            action, who = decision.action, f"hgroup seat {seat}: {decision.reason}"
+        else:
+            action, who = house.BOTS["default"](view), f"house seat {seat}"
+        event = state.apply(action)
+        if isinstance(action, Play) and not event.placed:
+            misplays.append(who)
+    return misplays, str(state.end)
+
+
+@pytest.mark.parametrize(("players", "seed"), DECKS)
+def test_level_2_does_not_strike_out_beside_the_house_bot(players, seed):
+    misplays, end = misplays_and_end(players, seed)
+    assert end != "strikeout", misplays
+    # On these decks the H-Group bot now misplays at most once (before: once or twice, and
+    # the last fuse went).
+    assert sum(who.startswith("hgroup") for who in misplays) <= 1, misplays
