@@ -216,3 +216,23 @@ def test_the_review_is_at_level_1_without_an_hgroup_bot(alice):
     assert review.table_level(game) == 1
     lobby.set_bot(game.pk, alice, 2, True, BotKind.HGROUP, 2)
     assert review.table_level(game) == 2
+
+
+def test_a_rematch_seats_the_hgroup_bot_again_at_its_level(alice, bob):
+    from rematches import services as rematches
+    from tests.rematches.conftest import ended
+
+    game = lobby.create_game(
+        alice,
+        GameOptions(players=4),
+        Game.Visibility.PUBLIC,
+        bots=2,
+        bot_kind=BotKind.HGROUP,
+        bot_level=2,
+    )
+    lobby.set_bot(game.pk, alice, 3, True, BotKind.HOUSE)
+    lobby.join_game(game.pk, bob)
+    lobby.start_game(game.pk, alice)
+    rematch, _ = rematches.propose(ended(game).pk, bob)
+    bots = rematch.game.seats.filter(is_bot=True).values_list("bot_kind", "bot_level")
+    assert sorted(bots) == [(BotKind.HGROUP, 2), (BotKind.HOUSE, None)]
