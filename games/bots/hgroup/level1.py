@@ -197,7 +197,7 @@ class Turn:
 
         return Play(min(playable, key=key))
 
-    def final_round_try(self) -> Action | None:
+    def final_round_try(self, least: float = 0.5) -> Action | None:
         """Deck empty, fuses to spare: the card likeliest to play, if likely enough."""
         best, chance = None, 0.0
         own = next(hand for hand in self.view["hands"] if hand["is_viewer"])["cards"]
@@ -209,7 +209,7 @@ class Turn:
             good = sum(n for code, n in counts.items() if self.notes.playable(CODE[code]))
             if good / total > chance:
                 best, chance = card["id"], good / total
-        return Play(best) if best is not None and chance >= 0.5 else None
+        return Play(best) if best is not None and chance > 0 and chance >= least else None
 
     def chop_is_precious(self) -> bool:
         """Its own chop may be a card that must not be lost (a 5 or the last copy)."""

@@ -96,6 +96,17 @@ class Turn2(Turn):
                     )
         return ""
 
+    def best_play(self) -> Action | None:
+        play = super().best_play()
+        if play is not None or self.view["deck_size"] or self.fuses <= LAST_FUSE:
+            return play
+        # The deck is out and a misplay cannot end the game: on its last turn, the card
+        # likeliest to play, however unlikely (nothing it holds counts after this turn).
+        turns = self.view["turns_left"]
+        if turns is not None and turns <= self.players:
+            return self.final_round_try(0.0)
+        return None
+
     def known_playable(self, cid: int) -> bool:
         if self.fuses <= LAST_FUSE + 1 and self.notes.literal - {self.me}:
             # A player at the table does not read these conventions (the house bot, say), and
