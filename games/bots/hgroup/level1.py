@@ -52,6 +52,7 @@ class Decision:
 
 class Turn:
     NOTES = Notes  # the reading of the table (a higher level reads more)
+    CLUE_WORTH = PLAY_CLUE_VALUE  # (a higher level may rate its clues otherwise)
 
     def __init__(self, view: dict) -> None:
         if not view.get("your_turn") or view.get("legal") is None:
@@ -143,7 +144,7 @@ class Turn:
         if best is not None and best[0] > 0:
             value = best[0]
             early = not self.notes.discarded_any
-            if value >= PLAY_CLUE_VALUE:
+            if value >= self.CLUE_WORTH:
                 return self.clue_decision(best[1], "")
             if early:
                 return self.clue_decision(
