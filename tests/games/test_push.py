@@ -3,6 +3,8 @@ commit; the events URL streams only under ASGI, and answers 204 elsewhere so tha
 browser stops asking and the page keeps to its poll. The stream itself is tested for real,
 under uvicorn, in tests/browser/test_push_browser.py."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 import redis
 from django.conf import settings as django_settings
@@ -13,11 +15,17 @@ from games.services import versions
 from tests.games.conftest import start_game
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_the_events_url_answers_204_outside_asgi(client, alice, bob):
     game = start_game(alice, bob)
     client.force_login(alice)
-    assert client.get(f"/games/{game.pk}/events/?v=0").status_code == 204
+    # The view is async, run by the test client through async_to_sync, which refuses a
+    # thread where an event loop runs: a worker that has run a browser test keeps
+    # Playwright's running in its main thread (tests/event_loop.py). So the request goes
+    # from a thread of its own, and the rows it reads are committed (transaction=True).
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        answer = thread.submit(client.get, f"/games/{game.pk}/events/?v=0").result()
+    assert answer.status_code == 204
 
 
 def test_channels_are_kept_apart_by_database_and_game(settings):
