@@ -420,13 +420,20 @@ class Notes2(Notes):
             and (
                 any(gone.inferred >> i & 1 for i in gone.waiting)
                 or not any(self.playable(i) for i in bits(gone.inferred))
+                # The reading allowed the card it was, not yet playable: the player did not
+                # wait for the rest of it (the blind plays it asked of others).
+                or gone.inferred >> ident & 1
             )
         ):
             # A clued card played while the conventions said it was not playable yet (a
             # delayed play clue, or a reading that waited on another player's play): that
             # player does not read these conventions (the house bot plays a clued card its
-            # own way), so their clues do not follow them either.
+            # own way), so their clues do not follow them either. Nor, for this viewer, the
+            # clue's giver: the player read it otherwise, and a reading of the viewer's that
+            # waits on the same clue (a finesse on its own hand) may be wrong too.
             self.misread.add(seat)
+            if gone.by >= 0 and gone.by != self.me:
+                self.misread.add(gone.by)
         self._since[seat] = []
         # Which readings waited on this card (for _resolve_waits' proof of a finesse).
         self._played_in = {

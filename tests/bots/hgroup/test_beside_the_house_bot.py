@@ -1,12 +1,15 @@
 """Level 2 beside the house bot, which reads clues by its own conventions, not H-Group's
 (issue 30: 0% strike-outs beside players of other conventions). The decks are the four of
 ``bench/hgroup.py``'s first 40 (seed 17) on which level 2, seats alternating with the house
-bot (seat 0 the H-Group bot), struck out at 4 and 5 players (``bench/HGROUP_FIGURES.md``,
+bot (seat 0 the H-Group bot), struck out at 3, 4 and 5 players (``bench/HGROUP_FIGURES.md``,
 2026-11-28):
 
 * a house bot's green clue touching a green 1 and a green 3 read as a finesse on the
   H-Group bot's own green 2: its blind play missed, and the clue's receiver then played its
   green card as green 2 as well (two misplays by the H-Group bots);
+* (3 players, found once level 2 gave more clues) a house bot's yellow clue read as a finesse
+  on the H-Group bot's own hand after the clued card had been misplayed, and finesse clues
+  given to the house bot, which plays a clued card at once;
 * the house bot playing a card the H-Group bot's delayed play clue had asked it to wait with
   (a fuse gone), then a house bot's clue read as a finesse, or a save on a card later read as
   playable, by the H-Group bot on its two last fuses, then the house bot's own misplay.
@@ -19,6 +22,7 @@ from games.bots.hgroup import decide
 from games.engine import GameOptions, Play, new_game, view_for
 
 DECKS = [
+    (3, 10899552450301223429),
     (4, 385043489535181273),
     (4, 490777811414535380),
     (4, 9730046523761531752),
