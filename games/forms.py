@@ -1,9 +1,10 @@
 from django import forms
-from django.utils.text import capfirst
+from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import wording
+from games.bots import hgroup
 from games.engine import GameOptions, InvalidOptions
 from games.models import TIME_LIMITS, BotKind, ChatPolicy, Game, SpectatorPolicy, TimeoutPolicy
 
@@ -43,8 +44,20 @@ TIMEOUT_CHOICES = [
     (TimeoutPolicy.AUTO_MOVE, _("A bot makes the move for the absent player")),
     (TimeoutPolicy.END_GAME, _("The game ends, timed out (score 0)")),
 ]
+# The H-Group bot's choices name its level too ("hgroup:2"): NewGameForm.bot_choice.
+HGROUP_CHOICE = "{kind}:{level}"
 BOT_KIND_CHOICES = [
     (BotKind.HOUSE, _("House bot: plays with people, adapts to how they clue")),
+    *[
+        (
+            HGROUP_CHOICE.format(kind=BotKind.HGROUP, level=level),
+            format_lazy(
+                _("H-Group bot, level {level}: reads and gives clues by the H-Group conventions"),
+                level=level,
+            ),
+        )
+        for level in hgroup.LEVELS
+    ],
     (
         BotKind.EXPERT,
         _("Expert bot (hat guessing): for bots only, people cannot read its clues"),
@@ -94,8 +107,9 @@ class NewGameForm(forms.Form):
         empty_value=BotKind.HOUSE,
         widget=forms.RadioSelect,
         help_text=_(
-            "The house bot plays with people and adapts to how they clue. The expert bot "
-            "is for watching bots play their best: its clues follow a code people cannot read."
+            "The house bot plays with people and adapts to how they clue. The H-Group bot "
+            "plays the conventions most players learn, up to its level. The expert bot is for "
+            "watching bots play their best: its clues follow a code people cannot read."
         ),
     )
     multicolour = forms.TypedChoiceField(
@@ -194,6 +208,10 @@ class NewGameForm(forms.Form):
         cleaned["spectators"] = cleaned.get("spectators") or SpectatorPolicy.AFTER
         if cleaned["bots"] >= cleaned["players"]:
             self.add_error("bots", gettext("Leave at least one seat for a person: you."))
+        # "hgroup:2": the kind, and the H-Group bot's level (None for the other kinds).
+        kind, _colon, level = str(cleaned.get("bot_kind") or BotKind.HOUSE).partition(":")
+        cleaned["bot_kind"] = kind
+        cleaned["bot_level"] = int(level) if level else None
         return cleaned
 
 

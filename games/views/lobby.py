@@ -85,6 +85,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             timeout_policy=form.cleaned_data["timeout_policy"],
             bots=form.cleaned_data["bots"],
             bot_kind=form.cleaned_data["bot_kind"],
+            bot_level=form.cleaned_data["bot_level"],
             chat_policy=form.cleaned_data["chat_policy"],
             spectators=form.cleaned_data["spectators"],
         )

@@ -236,3 +236,36 @@ def test_a_rematch_seats_the_hgroup_bot_again_at_its_level(alice, bob):
     rematch, _ = rematches.propose(ended(game).pk, bob)
     bots = rematch.game.seats.filter(is_bot=True).values_list("bot_kind", "bot_level")
     assert sorted(bots) == [(BotKind.HGROUP, 2), (BotKind.HOUSE, None)]
+
+
+@pytest.mark.django_db
+@LEVELS
+def test_the_new_game_form_seats_hgroup_bots_at_the_level_chosen(client, alice, level):
+    client.force_login(alice)
+    page = client.get("/games/new/").content.decode()
+    assert f'value="hgroup:{level}"' in page
+    assert f"H-Group bot, level {level}: reads and gives clues" in page
+    form = {
+        "players": 3,
+        "bots": 2,
+        "bot_kind": f"hgroup:{level}",
+        "multicolour": 0,
+        "fuses": 3,
+        "visibility": "invite",
+        "timeout_policy": "auto_move",
+        "chat_policy": "after",
+    }
+    response = client.post("/games/new/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get(creator=alice)
+    bots = game.seats.filter(is_bot=True)
+    assert [(seat.bot_kind, seat.bot_level) for seat in bots] == [(BotKind.HGROUP, level)] * 2
+
+
+@pytest.mark.django_db
+def test_the_new_game_form_refuses_a_level_it_does_not_offer(client, alice):
+    client.force_login(alice)
+    form = {"players": 3, "bots": 1, "bot_kind": "hgroup:9", "multicolour": 0, "fuses": 3}
+    response = client.post("/games/new/", {**form, "visibility": "invite"})
+    assert response.status_code == 200
+    assert not Game.objects.filter(creator=alice).exists()
