@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0006_user_language'),
+        ("accounts", "0006_user_language"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='review_by_email',
-            field=models.BooleanField(default=False, help_text="The bot's review of my moves in the email that says a game is over."),
+            model_name="user",
+            name="review_by_email",
+            field=models.BooleanField(
+                default=False,
+                help_text="The bot's review of my moves in the email that says a game is over.",
+            ),
         ),
     ]
