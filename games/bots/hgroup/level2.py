@@ -136,13 +136,17 @@ class Turn2(Turn):
             # A card a reading waits on to be blind-played or prompted: cluing it would
             # stomp on that finesse (and waste the clue).
             return -1.0
-        if reading is not None and target != self.me and target in self.notes.literal:
-            # A player of other conventions (the house bot) plays a play clue at once: a clue
-            # to it is worth what its facts prove, not a finesse or a delayed play it would
-            # not wait for.
-            return Turn.value(
-                self, twin, Reading(reading.focus, "literal", 0, 0), target, option, before
-            )
+        if (
+            reading is not None
+            and target != self.me
+            and target in self.notes.literal
+            and reading.kind == "play"
+            and not self.notes.playable(self.notes.ident[reading.focus])
+        ):
+            # A player read for facts alone may play by other conventions (the house bot
+            # plays a play clue at once): no finesse or delayed play clue it might not wait
+            # for, only play clues on cards playable now.
+            return -1.0
         if reading is not None and reading.on_viewer:
             # It leans on its own unseen cards: others would read a prompt or a finesse on
             # them (and a third player one on itself). Not even a stall.

@@ -417,22 +417,20 @@ class Notes2(Notes):
             and gone is not None
             and gone.clued
             and seat != self.me
-            and (
-                any(gone.inferred >> i & 1 for i in gone.waiting)
-                or not any(self.playable(i) for i in bits(gone.inferred))
-                # The reading allowed the card it was, not yet playable: the player did not
-                # wait for the rest of it (the blind plays it asked of others).
-                or gone.inferred >> ident & 1
-            )
         ):
-            # A clued card played while the conventions said it was not playable yet (a
-            # delayed play clue, or a reading that waited on another player's play): that
-            # player does not read these conventions (the house bot plays a clued card its
-            # own way), so their clues do not follow them either. Nor, for this viewer, the
-            # clue's giver: the player read it otherwise, and a reading of the viewer's that
-            # waits on the same clue (a finesse on its own hand) may be wrong too.
-            self.misread.add(seat)
-            if gone.by >= 0 and gone.by != self.me:
+            if any(gone.inferred >> i & 1 for i in gone.waiting) or not any(
+                self.playable(i) for i in bits(gone.inferred)
+            ):
+                # A clued card played while the conventions said it was not playable yet (a
+                # delayed play clue, a reading that waited on another player's play): that
+                # player does not read these conventions (the house bot plays a clued card
+                # its own way), so their clues do not follow them either.
+                self.misread.add(seat)
+            elif gone.inferred >> ident & 1 and gone.by >= 0 and gone.by != self.me:
+                # The reading allowed the card it was, not playable yet, and its holder took
+                # it for another: the clue meant two things. Its giver is read for facts
+                # alone by this viewer, so that no blind play of its own rests on the
+                # reading the holder did not take (a finesse on the viewer's hand).
                 self.misread.add(gone.by)
         self._since[seat] = []
         # Which readings waited on this card (for _resolve_waits' proof of a finesse).
