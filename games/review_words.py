@@ -168,6 +168,11 @@ class _Reader:
                 ),
             ),
             (
+                rf"{head}: it touches no new card, but shows (?P<target>WHO)'s (?P<card>CARD) "
+                rf"\(slot (?P<slot>\d+)\) plays now",
+                lambda p: _("%(head)s: it touches no new card, but shows %(focus)s plays now") % p,
+            ),
+            (
                 rf"{head}: new facts about (?P=who)'s cards",
                 lambda p: _("%(head)s: new facts about %(who)s's cards") % p,
             ),

@@ -510,6 +510,32 @@ def test_a_reason_read_back_into_its_parts(language, expected):
         assert in_words("Play it: a hunch", REASON_NAMES) == ("Play it: a hunch", False)
 
 
+@pytest.mark.parametrize(
+    "language, expected",
+    [
+        (
+            "de",
+            "Hinweis an Bob O'Neil: 2 (Platz 5): er berührt keine neue Karte, zeigt aber, dass "
+            "rot 2 von Bob O'Neil (Platz 5) jetzt spielbar ist",
+        ),
+        (
+            "fr",
+            "Indice à Bob O'Neil : 2 (position 5) : il ne touche aucune nouvelle carte, mais "
+            "montre que le rouge 2 de Bob O'Neil (position 5) se joue maintenant",
+        ),
+    ],
+)
+def test_a_fix_clue_read_back(language, expected):
+    from games.review_words import in_words
+
+    reason = (
+        "Clue Bob O'Neil 2 (slot 5): it touches no new card, but shows Bob O'Neil's red 2 "
+        "(slot 5) plays now"
+    )
+    with translation.override(language):
+        assert in_words(reason, REASON_NAMES) == (expected, True)
+
+
 # -- too many at once ----------------------------------------------------------------------
 
 

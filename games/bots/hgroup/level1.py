@@ -364,10 +364,15 @@ class Turn:
         )
         slots = ", ".join(str(self.slot(target, c)) for c in option["touches"])
         head = f"Clue {who} {value} (slot{'s' if len(option['touches']) > 1 else ''} {slots})"
-        if all(notes.notes[c].gotten for c in option["touches"]):
-            return f"{head}: it touches no new card (a stall, it tells nobody to play)"
         twin = notes.copy()
         reading = twin.apply_clue(target, option)
+        if all(notes.notes[c].gotten for c in option["touches"]):
+            shown = self.shown_playable(twin, option["touches"])
+            if shown:
+                card = f"{who}'s {identity_name(notes.ident[shown[0]])}"
+                slot = self.slot(target, shown[0])
+                return f"{head}: it touches no new card, but shows {card} (slot {slot}) plays now"
+            return f"{head}: it touches no new card (a stall, it tells nobody to play)"
         if reading is None or reading.focus not in notes.ident:
             return f"{head}: new facts about {who}'s cards"
         focus = reading.focus
@@ -522,7 +527,7 @@ class Turn:
             if live and all(twin.playable(i) for i in _bits(live)) and not notes.playable(ident):
                 return MISPLAY
         if not new:
-            return 0.0  # a re-touch: a stall at best (no tempo clues at level 1)
+            return self.retouch_value(twin, target, touched)
         if reading.kind == "literal":
             return self.literal_value(twin, target, new, before_chop)
         focus = reading.focus
@@ -573,6 +578,30 @@ class Turn:
             value -= EXPOSED_CHOP_COST
         distance = (target - self.me) % self.players
         return value - 0.01 * distance
+
+    def retouch_value(self, twin: Notes, target: int, touched: list[int]) -> float:
+        """A clue on cards already clued: worth a card played for each it shows to be
+        playable (``shown_playable``), else a stall, worth nothing."""
+        shown = self.shown_playable(twin, touched)
+        return len(shown) - 0.01 * ((target - self.me) % self.players)
+
+    def shown_playable(self, twin: Notes, touched: list[int]) -> list[int]:
+        """The clued cards a clue (read in ``twin``) shows to be playable now, where their
+        holder could not tell before: a fix by its facts alone (a red card that may be red 2
+        or red 4, clued 2)."""
+        notes = self.notes
+        trash, after_trash = notes.trash_mask(), twin.trash_mask()
+        shown = []
+        for cid in touched:
+            if not notes.playable(notes.ident[cid]):
+                continue
+            before = notes.notes[cid].inferred & ~trash
+            after = twin.notes[cid].inferred & ~after_trash
+            if before and all(notes.playable(i) for i in _bits(before)):
+                continue  # it knew
+            if after and all(twin.playable(i) for i in _bits(after)):
+                shown.append(cid)
+        return shown
 
     def literal_value(self, twin: Notes, target: int, new: list[int], chop: int | None) -> float:
         """A clue the table reads for its facts alone (the viewer is read so): a card it

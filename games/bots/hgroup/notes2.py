@@ -355,7 +355,13 @@ class Notes2(Notes):
                     s not in (target,) and h != "known" for s, _, _, h in links
                 ):
                     continue
-                chain = [(c, n) for s, c, n, h in links if s == target and h == "finesse"]
+                # Its own cards already finessed count as blind plays of the chain: read as
+                # prompts, they would leave the reading that needs them out.
+                chain = [
+                    (c, n)
+                    for s, c, n, h in links
+                    if s == target and (h == "finesse" or self._blind(c))
+                ]
                 if chain:
                     chains[ident] = chain
         finally:
@@ -380,6 +386,10 @@ class Notes2(Notes):
                 mine.turn, mine.by = note.turn, giver
             self.self_finessed.add(cid)
         self.chains[focus] = chains
+
+    def _blind(self, cid: int) -> bool:
+        note = self.notes[cid]
+        return note.finessed and not note.clued
 
     def _chain_had(self, focus: int, ident: int, played: int) -> bool:
         return ident in self._played_in.get((focus, played), set())

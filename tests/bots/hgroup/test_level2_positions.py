@@ -341,8 +341,8 @@ def test_it_plays_into_a_self_finesse_and_learns_its_card():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="Bob clued instead of playing the 1s the conventions made him sure of: level 1's "
-    "safety reads such a giver for facts alone, so his 2 clue is read literally",
+    reason="Bob's clued 1s (r1, b1) could be prompted into an r2 or a b2, so the 2 clue has "
+    "readings with no blind play, and level 2 reads a self-finesse only when none is left",
 )
 def test_a_third_player_sees_the_self_finesse_not_a_finesse_on_itself():
     # will-bot "interprets self-finesses correctly when giver knows less" (3 players).
