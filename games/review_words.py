@@ -146,6 +146,18 @@ class _Reader:
                 ),
             ),
             (
+                r"Discard slot (?P<mine>\d+): a Sarcastic Discard: it is the other copy of "
+                r"(?P<target>WHO)'s (?P<card>CARD) \(slot (?P<slot>\d+)\), so (?P=target) learns "
+                r"that card is it",
+                lambda p: (
+                    _(
+                        "Discard slot %(mine)s: a Sarcastic Discard: it is the other copy of "
+                        "%(focus)s, so %(target)s learns that card is it"
+                    )
+                    % p
+                ),
+            ),
+            (
                 r"Discard slot (?P<slot>\d+): its hand is locked \(every card clued\), and this "
                 r"card is the least likely to be a last copy",
                 lambda p: (
@@ -171,6 +183,22 @@ class _Reader:
                 rf"{head}: it touches no new card, but shows (?P<target>WHO)'s (?P<card>CARD) "
                 rf"\(slot (?P<slot>\d+)\) plays now",
                 lambda p: _("%(head)s: it touches no new card, but shows %(focus)s plays now") % p,
+            ),
+            (
+                rf"{head}: a fix clue: (?P<target>WHO)'s (?P<card>CARD) \(slot (?P<slot>\d+)\) "
+                rf"is not playable, as (?P=target) thought",
+                lambda p: (
+                    _("%(head)s: a fix clue: %(focus)s is not playable, as %(target)s thought") % p
+                ),
+            ),
+            (
+                rf"{head}: a fix clue that tells nothing new: (?P<target>WHO)'s (?P<card>CARD) "
+                rf"\(slot (?P<slot>\d+)\) is bad",
+                lambda p: _("%(head)s: a fix clue that tells nothing new: %(focus)s is bad") % p,
+            ),
+            (
+                rf"{head}: a fix clue",
+                lambda p: _("%(head)s: a fix clue") % p,
             ),
             (
                 rf"{head}: new facts about (?P=who)'s cards",

@@ -34,6 +34,8 @@ class _WrongPrompt(Exception):
 class Notes2(Notes):
     level = 2
     SEEN_CHOP_PLAYS = True
+    # Whether a clue may prompt its giver's own clued card (which the giver cannot see).
+    GIVER_PROMPTS = True
 
     def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
         # Set before the replay (the base class replays in its constructor).
@@ -219,6 +221,8 @@ class Notes2(Notes):
                     return seat, cid, need, "known"
         others = [s for s in order if s != self.me]
         for seat in others:  # prompts before finesses
+            if seat == giver and not self.GIVER_PROMPTS:
+                continue
             link = self._prompt(seat, need, used)
             if link is not None:
                 return link

@@ -8,9 +8,12 @@ import random
 
 import pytest
 
-from games.bots.hgroup import choose_action, decide
+from games.bots.hgroup import LEVELS, choose_action, decide
 from games.engine import action_to_dict, new_game, view_for
 from tests.bots.helpers import ALL_OPTIONS, swapped_twin
+
+# The levels that read finesses, self-finesses and (level 3) fix clues and Sarcastic Discards.
+ABOVE_1 = pytest.mark.parametrize("level", [level for level in LEVELS if level > 1])
 
 
 def play_until(options, seed: int, turns: int, level: int = 1):
@@ -47,46 +50,51 @@ def test_swapping_the_movers_own_cards_does_not_change_the_action(batch):
     assert compared >= 20
 
 
+@ABOVE_1
 @pytest.mark.parametrize("batch", range(2))
-def test_at_level_2_swapping_the_movers_own_cards_does_not_change_the_action(batch):
+def test_above_level_1_swapping_the_movers_own_cards_does_not_change_the_action(level, batch):
     compared = 0
-    for state, rng in positions(30, seed=200 + batch, level=2):
+    for state, rng in positions(30, seed=200 + batch, level=level):
         seat = state.current_seat
         other = swapped_twin(state, rng)
         if other is None:
             continue
-        mine = choose_action(view_for(state, seat), level=2)
-        assert choose_action(view_for(other, seat), level=2) == mine
+        mine = choose_action(view_for(state, seat), level=level)
+        assert choose_action(view_for(other, seat), level=level) == mine
         compared += 1
     assert compared >= 20
 
 
-def test_at_level_2_the_reason_does_not_change_when_its_own_cards_are_swapped():
+@ABOVE_1
+def test_above_level_1_the_reason_does_not_change_when_its_own_cards_are_swapped(level):
     # The reason names its own cards by slot and by what the clues leave: the same words.
     compared = 0
-    for state, rng in positions(12, seed=300, level=2):
+    for state, rng in positions(12, seed=300, level=level):
         seat = state.current_seat
         other = swapped_twin(state, rng)
         if other is None:
             continue
-        assert decide(view_for(other, seat), level=2) == decide(view_for(state, seat), level=2)
+        mine = decide(view_for(state, seat), level=level)
+        assert decide(view_for(other, seat), level=level) == mine
         compared += 1
     assert compared >= 6
 
 
-def test_at_level_2_the_bot_leaves_the_view_as_it_was_and_reads_its_json():
-    for state, _ in positions(8, seed=9, level=2):
+@ABOVE_1
+def test_above_level_1_the_bot_leaves_the_view_as_it_was_and_reads_its_json(level):
+    for state, _ in positions(8, seed=9, level=level):
         view = view_for(state, state.current_seat)
         before = copy.deepcopy(view)
-        action = choose_action(view, level=2)
+        action = choose_action(view, level=level)
         assert view == before
         again = json.loads(json.dumps(view))
-        assert action_to_dict(choose_action(again, level=2)) == action_to_dict(action)
+        assert action_to_dict(choose_action(again, level=level)) == action_to_dict(action)
 
 
-def test_at_level_2_whole_games_are_legal_over_every_option():
+@ABOVE_1
+def test_above_level_1_whole_games_are_legal_over_every_option(level):
     for index, options in enumerate(ALL_OPTIONS):
-        assert play_until(options, 2000 + index, 10_000, level=2).is_over
+        assert play_until(options, 2000 + index, 10_000, level=level).is_over
 
 
 def test_the_bot_does_not_change_the_view_it_is_given():
