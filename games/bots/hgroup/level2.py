@@ -116,6 +116,13 @@ class Turn2(Turn):
         return None
 
     def known_playable(self, cid: int) -> bool:
+        giver = self.notes.notes[cid].by
+        if self.fuses <= LAST_FUSE + 1 and giver in self.notes.misplayed_clued - {self.me}:
+            # Its clue came from a player who misplayed a clued card, and a fuse is gone:
+            # they may read clues their own way, and give them so (a house bot's red clue on
+            # a red 4, waited on as a red 2 until the red 1 was played).
+            proven = self.proven(cid)
+            return bool(proven) and all(self.notes.playable(i) for i in _bits(proven))
         if self.fuses <= LAST_FUSE + 1 and self.notes.literal - {self.me}:
             # A player at the table does not read these conventions (the house bot, say), and
             # a fuse is already gone: with two left, as with one, nothing beyond what the

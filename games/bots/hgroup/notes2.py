@@ -53,6 +53,9 @@ class Notes2(Notes):
         # The viewer's cards a clue to someone else prompts or finesses (that player waits
         # on their play).
         self.committed: set[int] = set()
+        # The players who misplayed a card a clue had touched: a clue of theirs is not
+        # played on a convention reading alone once a fuse is gone (level2.Turn2).
+        self.misplayed_clued: set[int] = set()
         self._played_in: dict[tuple[int, int], set[int]] = {}
         self._giving = False  # a clue of the viewer's own is being read (apply_clue)
         # The viewer's clued cards whose readings wait on others: (giver, target, readings).
@@ -432,6 +435,7 @@ class Notes2(Notes):
             and gone.clued
             and seat != self.me
         ):
+            self.misplayed_clued.add(seat)
             if any(gone.inferred >> i & 1 for i in gone.waiting) or not any(
                 self.playable(i) for i in bits(gone.inferred)
             ):
@@ -487,6 +491,7 @@ class Notes2(Notes):
         twin.stalled = set(self.stalled)
         twin.self_finessed = set(self.self_finessed)
         twin.committed = set(self.committed)
+        twin.misplayed_clued = set(self.misplayed_clued)
         twin.origin = dict(self.origin)
         twin.origin_hand = dict(self.origin_hand)
         twin._since = {seat: list(clues) for seat, clues in self._since.items()}

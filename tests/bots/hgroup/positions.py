@@ -19,6 +19,7 @@ from collections import Counter
 from games.bots.hgroup import choose_action
 from games.bots.hgroup.level1 import Turn
 from games.bots.hgroup.level2 import Turn2
+from games.bots.hgroup.level3 import Turn3
 from games.bots.hgroup.notes import Notes
 from games.engine import Clue, Discard, GameOptions, Play, new_game, view_for
 from games.engine.cards import SUIT_LETTERS, SUITS, Card, deck_composition
@@ -177,7 +178,7 @@ class Position:
 
     @property
     def turn_class(self) -> type[Turn]:
-        return Turn2 if self.level == 2 else Turn
+        return {1: Turn, 2: Turn2, 3: Turn3}[self.level]
 
     def inferred(self, viewer: str, holder: str, slot: int) -> set[str]:
         """The identities ``viewer``'s notes leave ``holder``'s card in ``slot``."""

@@ -50,13 +50,6 @@ class At3(Position):
         self.draws = [Card.parse(code(c)) for c in draws]
         super().__init__(hands, level=3, **kwargs)
 
-    @property
-    def turn_class(self):
-        """Level 3's turn and notes (the helper's own choice covers levels 1 and 2)."""
-        from games.bots.hgroup.level3 import Turn3
-
-        return Turn3
-
     def _deck(self, top):
         deck = super()._deck(top)
         head, rest = deck[: len(top)], list(deck[len(top) :])
