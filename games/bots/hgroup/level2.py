@@ -117,10 +117,13 @@ class Turn2(Turn):
 
     def known_playable(self, cid: int) -> bool:
         giver = self.notes.notes[cid].by
-        if self.fuses <= LAST_FUSE + 1 and giver in self.notes.misplayed_clued - {self.me}:
-            # Its clue came from a player who misplayed a clued card, and a fuse is gone:
-            # they may read clues their own way, and give them so (a house bot's red clue on
-            # a red 4, waited on as a red 2 until the red 1 was played).
+        doubtful = giver in self.notes.misplayed_clued or giver not in self.notes.confirmed
+        if self.fuses <= LAST_FUSE + 1 and giver not in (-1, self.me) and doubtful:
+            # A fuse is gone, and its clue came from a player who misplayed a clued card, or
+            # none of whose clues has yet been played as the conventions read it: they may
+            # read and give clues their own way (a house bot's red clue on a red 4, waited on
+            # as a red 2 until the red 1 was played; a house bot's green clue on a green 5,
+            # read as a green 3).
             proven = self.proven(cid)
             return bool(proven) and all(self.notes.playable(i) for i in _bits(proven))
         if self.fuses <= LAST_FUSE + 1 and self.notes.literal - {self.me}:

@@ -102,6 +102,9 @@ class Notes:
             return
         self.literal = literal
         self.misread: set[int] = set()
+        # Givers a convention reading of whose clue has been proven by a card played as it
+        # said (level2.Turn2 trusts only these once a fuse is gone).
+        self.confirmed: set[int] = set()
         self.view = view
         self.options = GameOptions.from_dict(view["options"])
         self.players = view["players"]
@@ -264,6 +267,9 @@ class Notes:
             # A card played on a convention reading of someone's clue, and it was not what
             # the reading said: that giver does not play by these conventions.
             self.misread.add(note.claim[0])
+        placed = entry["type"] == "play" and entry["placed"]
+        if placed and note.claim is not None and note.claim[1] >> ident & 1:
+            self.confirmed.add(note.claim[0])
         blind = entry["type"] == "play" and entry["placed"] and not note.clued
         self._resolve_waits(seat, cid, blind)
         self._trash = None
@@ -549,6 +555,7 @@ class Notes:
         twin.notes = {cid: n.clone() for cid, n in self.notes.items()}
         twin.stacks = list(self.stacks)
         twin.lost = list(self.lost)
+        twin.confirmed = set(self.confirmed)
         return twin
 
     def apply_clue(self, target: int, option: dict) -> Reading | None:

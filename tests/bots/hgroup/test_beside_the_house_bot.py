@@ -16,7 +16,11 @@ bot (seat 0 the H-Group bot), struck out at 3, 4 and 5 players (``bench/HGROUP_F
 * (2 players, level 3, found in its first bench run) a house bot that had misplayed a card
   clued to it, then clued red on a red 4: read as a play clue waiting on the red 1, the red 4
   was played as the red 2 once the red 1 was, on the two last fuses. Now, once a fuse is
-  gone, a clue from a player who misplayed a clued card is played only on what it proves.
+  gone, a clue from a player who misplayed a clued card is played only on what it proves;
+* (4 players, level 3, the same run) a finesse given on a house bot, which never came; the
+  clued card then misplayed on its direct reading, and a house bot's green clue on a green 5
+  read as a green 3 on the two last fuses. Now, once a fuse is gone, a clue is played on a
+  convention reading only if one of its giver's clues has already been played as read.
 
 Each deck is played at every level above 1.
 """
@@ -29,6 +33,7 @@ from games.engine import GameOptions, Play, new_game, view_for
 
 DECKS = [
     (2, 7204684282986220730),
+    (4, 4820438109364412618),
     (3, 10899552450301223429),
     (4, 385043489535181273),
     (4, 490777811414535380),
