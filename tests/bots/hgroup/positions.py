@@ -20,6 +20,8 @@ from games.bots.hgroup import choose_action
 from games.bots.hgroup.level1 import Turn
 from games.bots.hgroup.level2 import Turn2
 from games.bots.hgroup.level3 import Turn3
+from games.bots.hgroup.level4 import Turn4
+from games.bots.hgroup.level5 import Turn5
 from games.bots.hgroup.notes import Notes
 from games.engine import Clue, Discard, GameOptions, Play, new_game, view_for
 from games.engine.cards import SUIT_LETTERS, SUITS, Card, deck_composition
@@ -178,7 +180,7 @@ class Position:
 
     @property
     def turn_class(self) -> type[Turn]:
-        return {1: Turn, 2: Turn2, 3: Turn3}[self.level]
+        return {1: Turn, 2: Turn2, 3: Turn3, 4: Turn4, 5: Turn5}[self.level]
 
     def inferred(self, viewer: str, holder: str, slot: int) -> set[str]:
         """The identities ``viewer``'s notes leave ``holder``'s card in ``slot``."""
