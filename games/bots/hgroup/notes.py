@@ -45,6 +45,7 @@ class Note:
     inferred: int
     clued: bool = False
     finessed: bool = False  # to be blind-played: a finesse on it was read
+    chop_moved: bool = False  # level 4: a chop move put an "invisible" clue on it
     focus: str | None = None  # "play" or "save" if it was a clue's focus
     turn: int = -1  # when a clue or a finesse first got it
     by: int = -1  # who gave that clue
@@ -340,14 +341,15 @@ class Notes:
         if giver in self.literal:
             # A giver who does not play by the conventions: the clue says what it shows.
             return Reading(next(cid for cid in hand if cid in touched), "literal", 0, 0)
-        if not new:
+        fresh = self._fresh(new)
+        if not fresh:
             focus = next(cid for cid in hand if cid in touched)
-        elif len(new) == 1:
-            focus = new[0]
-        elif chop in new:
+        elif len(fresh) == 1:
+            focus = fresh[0]
+        elif chop in fresh:
             focus = chop
         else:
-            focus = new[0]
+            focus = fresh[0]
         trash = self.trash_mask()
         # Good touch: a newly touched card is no trash, and no copy of a card gotten in
         # another hand (of those the target sees, as far as the viewer sees them).
@@ -359,6 +361,11 @@ class Notes:
         return self._read_focus(
             giver, target, focus, focus == chop and focus in new, entry, not new
         )
+
+    def _fresh(self, new: list[int]) -> list[int]:
+        """The newly touched cards the focus is chosen from (level 4 leaves out chop-moved
+        cards, which count as clued for a new clue's focus)."""
+        return new
 
     def _read_focus(
         self, giver: int, target: int, focus: int, on_chop: bool, entry: dict, retouch: bool
