@@ -1,9 +1,20 @@
 """The H-Group bot's turn at level 5 ("Intermediate Finesses", docs/level-5.mdx; README.md
-here)."""
+here).
+
+Level 4's turn with level 5's reading of the table (``Notes5``: layered, clandestine, hidden
+and ambiguous finesses) and level 5's moves:
+
+- **Layered finesses**, given: a play clue whose connecting card sits on another player's
+  finesse positions behind cards that play first is worth the blind plays it gets; the
+  finessed player (at level 5) blind-plays on until the card comes.
+- **The Queued Finesse**: of its finessed cards, the one finessed first plays first.
+- **The Urgency Principle**: a blind play into a finesse or a prompt comes before anything
+  but a save (level 2's rule), so that the others never wait in vain.
+"""
 
 from __future__ import annotations
 
-from games.engine import Action
+from games.engine import Action, Play
 
 from .level1 import Decision
 from .level4 import Turn4
@@ -12,6 +23,22 @@ from .notes5 import Notes5
 
 class Turn5(Turn4):
     NOTES = Notes5
+
+    def best_play(self) -> Action | None:
+        play = super().best_play()
+        if play is None:
+            return None
+        notes = self.notes.notes
+        chosen = notes[play.card_id]
+        if not chosen.finessed or chosen.clued:
+            return play
+        blind = [
+            c
+            for c in self.own
+            if notes[c].finessed and not notes[c].clued and self.known_playable(c)
+        ]
+        # The finesses in the order they were given (docs: "The Queued Finesse").
+        return Play(min(blind, key=lambda c: (notes[c].turn, self.own.index(c))))
 
 
 def decide(view: dict) -> Decision:

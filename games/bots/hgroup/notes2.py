@@ -234,6 +234,9 @@ class Notes2(Notes):
                 cid = self.finesse_position(seat, used)
                 if cid is not None and self.ident.get(cid) == need:
                     return seat, cid, need, "finesse"
+        link = self._layered(need, giver, target, used, others)
+        if link is not None:
+            return link
         if self.me == target or viewer_holds:
             link = self._prompt(self.me, need, used)
             if link is not None:
@@ -306,11 +309,19 @@ class Notes2(Notes):
                 still_held = any(needed in hand for hand in self.hands)
                 if still_held and (needed_ident is None or not self.playable(needed_ident)):
                     continue
+                if still_held and self._still_coming(seat, played, needed):
+                    continue
+                passed = self._passed_on(focus, ident, seat, needed) if still_held else None
+                if passed is not None:
+                    chain[chain.index(pending[0])] = passed
+                    continue
                 del deps[ident]
                 note.waiting.pop(ident, None)
                 dropped = True
                 if note.inferred & ~(1 << ident):
                     note.inferred &= ~(1 << ident)
+            if demonstrated:
+                demonstrated = self._demonstrated(deps, seat)
             if dropped and not deps and focus in self.origin:
                 # (Mid-play the played card is out of the notes but still in the hand: after.)
                 self._reread.append(focus)
@@ -329,6 +340,28 @@ class Notes2(Notes):
         for cid, note in self.notes.items():
             if note.waiting and cid not in self.deps:
                 note.waiting = {}
+
+    def _layered(
+        self, need: int, giver: int, target: int, used: set[int], others: list[int]
+    ) -> tuple[int, int, int, str] | None:
+        """A finesse on ``need`` behind other cards that play first (level 5)."""
+        return None
+
+    def _still_coming(self, seat: int, played: int | None, needed: int) -> bool:
+        """Whether ``seat``, which did not play the card a reading waits on, may still be on
+        its way to it (level 5: a layered or a hidden finesse)."""
+        return False
+
+    def _passed_on(self, focus: int, ident: int, seat: int, needed: int) -> tuple | None:
+        """Where the blind play a reading waited on from ``seat`` comes from, now that
+        ``seat`` did not make it (level 5: an ambiguous finesse), or None."""
+        return None
+
+    def _demonstrated(self, deps: dict, seat: int) -> bool:
+        """Whether a blind play by ``seat`` that a reading waited on proves that reading
+        and drops the others (level 5 keeps those still waiting on a deeper card of that
+        seat's: a clandestine finesse)."""
+        return True
 
     def finesse_position(self, seat: int, skip: set[int]) -> int | None:
         return super().finesse_position(seat, skip | self._drawn_since)

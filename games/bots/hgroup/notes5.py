@@ -1,14 +1,156 @@
 """The H-Group reading at level 5 ("Intermediate Finesses", docs/level-5.mdx), on top of
-level 4's."""
+level 4's.
+
+- **The Layered Finesse**: the card a finesse needs may sit behind cards that play first
+  (each playable now) on the finessed player's finesse positions. The other players wait
+  while that player blind-plays them one after the other; the finessed player, whose blind
+  play was a playable card but not the one the clue needed, blind-plays its next finesse
+  position on its next turn (the finesse moves on to it).
+- **The Clandestine Finesse**: a layered finesse whose first blind play connects to the
+  clue too. The clue's receiver does not take that blind play for the proof of its card
+  while the finessed player may still be on its way to a deeper card: it gives it a turn.
+- **The Hidden Finesse**: a prompted clued card that plays but is not the card the prompt
+  needed: the finesse was hidden behind it, and the prompted player blind-plays its
+  finesse position next. The others keep waiting meanwhile.
+- **The Queued Finesse**: a player finessed twice plays into the finesses in order, the
+  earliest first (level5.py); a finessed card moves the finesse position on, as before.
+- **The Ambiguous Finesse** (and the Urgency Principle it rests on): a player who could have
+  blind-played the card a finesse needed and did something else did not have it: the
+  next player whose finesse position holds it has it (the viewer itself, when no one else
+  it sees does). Trusted only from a giver one of whose clues has already been played as
+  the conventions read it (beside players of other conventions, a clue that looks like a
+  finesse may be none).
+"""
 
 from __future__ import annotations
 
-from .notes import Notes
+from .notes import Note, Notes, bits
 from .notes4 import Notes4
 
 
 class Notes5(Notes4):
     level = 5
+
+    def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
+        # Set before the replay (the base class replays in its constructor).
+        self._last: tuple[int, Note, bool] | None = None  # the card played, its note, placed
+        super().__init__(view, literal)
+
+    # -- the Layered Finesse: the needed card behind playable ones ---------------------------
+
+    def _layered(
+        self, need: int, giver: int, target: int, used: set[int], others: list[int]
+    ) -> tuple[int, int, int, str] | None:
+        for seat in others:
+            if seat in (giver, target):
+                continue
+            skip, layers = set(used), 0
+            while True:
+                cid = self.finesse_position(seat, skip)
+                seen = None if cid is None else self.ident.get(cid)
+                if seen is None:
+                    break
+                if seen == need:
+                    if layers:
+                        return seat, cid, need, "finesse"
+                    break
+                if not self.playable(seen):
+                    break  # a card that does not play first hides nothing
+                layers += 1
+                skip.add(cid)
+        return None
+
+    def _still_coming(self, seat: int, played: int | None, needed: int) -> bool:
+        if played is None or self._last is None or self._last[0] != played:
+            return False
+        _, note, placed = self._last
+        if not placed:
+            return False
+        if not note.clued:
+            return True  # a layer of a layered finesse: the needed card comes after it
+        # A clued card it took for the prompt (a hidden finesse): the finesse comes next.
+        need = self.ident.get(needed)
+        return need is None or bool(note.inferred >> need & 1)
+
+    # -- the Clandestine Finesse ----------------------------------------------------------
+
+    def _demonstrated(self, deps: dict, seat: int) -> bool:
+        return not any(s == seat for chain in deps.values() for s, _ in chain)
+
+    # -- the Ambiguous Finesse ------------------------------------------------------------
+
+    def _passed_on(self, focus: int, ident: int, seat: int, needed: int) -> tuple | None:
+        old = self.notes.get(needed)
+        need = self.ident.get(needed)
+        giver = self.notes[focus].by
+        if old is None or need is None or old.clued or not old.finessed:
+            return None  # not a finesse on someone else's card (a prompt, or the viewer's)
+        if giver not in self.confirmed:
+            return None
+        target = next(s for s, hand in enumerate(self.hands) if focus in hand)
+        order = [(seat + k) % self.players for k in range(1, self.players)]
+        order = [s for s in order if s not in (giver, target, seat)]
+        waited = {c for deps in self.deps.values() for chain in deps.values() for _, c in chain}
+        for other in [s for s in order if s != self.me] + [self.me]:
+            if other not in order:
+                continue
+            cid = self.finesse_position(other, waited)
+            if cid is None or (other != self.me and self.ident.get(cid) != need):
+                continue
+            old.finessed, old.inferred, old.claim = False, old.mask, None
+            mine = self.notes[cid]
+            mine.finessed = True
+            mine.inferred = 1 << need
+            mine.claim = (giver, 1 << need)
+            mine.turn, mine.by = self.notes[focus].turn, giver
+            if other == self.me:
+                self.committed.add(cid)
+            return other, cid
+        return None
+
+    # -- the finesse moves on: layered and hidden finesses ---------------------------------
+
+    def _play_or_discard(self, entry: dict) -> None:
+        cid, seat = entry["card"]["id"], entry["seat"]
+        note = self.notes.get(cid)
+        placed = entry["type"] == "play" and entry["placed"]
+        self._last = None if note is None else (cid, note.clone(), placed)
+        if placed and note is not None and note.claim is not None:
+            ident = self._ident_of(entry)
+            wanted = note.claim[1] & ~(1 << ident)
+            wanted = sum(1 << i for i in bits(wanted) if not self.dead(i) and i != ident)
+            blind = note.finessed and not note.clued
+            prompted = note.clued and cid in self.committed
+            if not note.claim[1] >> ident & 1 and wanted and (blind or prompted):
+                self._move_finesse(seat, cid, note, wanted)
+        super()._play_or_discard(entry)
+        self._last = None
+
+    def _move_finesse(self, seat: int, cid: int, note: Note, wanted: int) -> None:
+        """``seat`` played ``cid`` for a card it was not (but that played): the card the
+        clue needed is on its next finesse position."""
+        nxt = self.finesse_position(seat, {cid})
+        if nxt is None:
+            return
+        moved = self.notes[nxt]
+        moved.finessed = True
+        moved.inferred = wanted & moved.mask or wanted
+        moved.claim = (note.claim[0], moved.inferred)
+        moved.turn, moved.by = note.turn, note.by
+        for deps in self.deps.values():
+            for chain in deps.values():
+                for k, (s, c) in enumerate(chain):
+                    if c == cid:
+                        chain[k] = (s, nxt)
+        for chains in self.chains.values():
+            for chain in chains.values():
+                for k, (c, need) in enumerate(chain):
+                    if c == cid:
+                        chain[k] = (nxt, need)
+        if cid in self.committed or seat == self.me:
+            self.committed.add(nxt)
+        if cid in self.self_finessed:
+            self.self_finessed.add(nxt)
 
 
 __all__ = ["Notes", "Notes5"]
