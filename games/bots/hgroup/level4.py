@@ -36,23 +36,36 @@ FIVE_KEPT = 0.2
 class Turn4(Turn3):
     NOTES = Notes4
 
+    # -- the turn -------------------------------------------------------------------------
+
+    def decide(self) -> Decision:
+        if self.committed_play() is None:
+            card = self.order_chop_move()
+            if card is not None:
+                # Before a save clue: it saves the same chop and costs no clue token.
+                return Decision(Play(card), self.play_reason(card))
+        return super().decide()
+
+    def needs_save(self, seat: int, notes: Notes | None = None) -> bool:
+        notes = notes or self.notes
+        chop = notes.chop(seat)
+        if chop is not None and notes.playable(notes.ident[chop]):
+            # A playable card with another copy in sight is not lost with this one (will-bot:
+            # it plays its own 1 rather than clue a playable 1 on the next player's chop).
+            ident = notes.ident[chop]
+            if any(notes.ident.get(c) == ident for h in notes.hands for c in h if c != chop):
+                return False
+        return super().needs_save(seat, notes)
+
     # -- the Order Chop Move ----------------------------------------------------------------
 
-    def best_play(self) -> Action | None:
-        play = super().best_play()
-        if play is None:
-            return None
+    def order_chop_move(self) -> int | None:
+        """The 1 to play out of order that chop-moves a chop worth keeping, or None."""
         notes: Notes4 = self.notes
-        ones = [c for c in notes.unknown_ones(self.me) if self.known_playable(c)]
-        if (
-            play.card_id not in ones
-            or len(ones) < 2
-            or set(ones) != set(notes.unknown_ones(self.me))
-        ):
-            return play
+        ones = notes.unknown_ones(self.me)
+        if len(ones) < 2 or not all(self.known_playable(c) for c in ones):
+            return None
         order = notes.play_order(self.me, ones)
-        if order[0] != play.card_id:
-            return play
         best = None
         for skipped in range(1, len(order)):
             target = (self.me + skipped) % self.players
@@ -61,7 +74,14 @@ class Turn4(Turn3):
             worth = self.order_chop_worth(target)
             if worth > 0 and (best is None or worth > best[0]):
                 best = (worth, order[skipped])
-        return play if best is None else Play(best[1])
+        return None if best is None else best[1]
+
+    def best_play(self) -> Action | None:
+        play = super().best_play()
+        if play is None or play.card_id not in self.notes.unknown_ones(self.me):
+            return play
+        card = self.order_chop_move()
+        return play if card is None else Play(card)
 
     def order_chop_worth(self, target: int) -> float:
         """What chop-moving ``target``'s chop for free is worth (0: not a card to move)."""
@@ -121,6 +141,9 @@ class Turn4(Turn3):
         moved = [c for c in moved if not notes.notes[c].chop_moved]
         danger = self.in_danger(target)
         worth = 0.0
+        idents = [notes.ident[c] for c in moved]
+        if len(set(idents)) < len(idents):
+            return -1.0  # it would keep both copies of a card
         for cid in moved:
             kept = self.kept_worth(target, cid, danger)
             if kept < 0:

@@ -88,10 +88,12 @@ class Notes4(Notes3):
 
     def _trash_dupes(self, giver: int, target: int) -> int:
         """Identities a newly clued card of ``target``'s cannot be by good touch: gotten in
-        a hand the giver and the target see (and the viewer's own gotten cards it knows)."""
+        a hand the giver and the target see, or gotten in the giver's hand (or the
+        viewer's) and known to its holder."""
         dupes = self.gotten_visible((target, giver))
-        if self.me not in (giver, target):
-            for cid in self.hands[self.me]:
+        # The giver's own gotten cards it knows count too, and the viewer's it knows.
+        for seat in {giver, self.me} - {target}:
+            for cid in self.hands[seat]:
                 known = self.known_as(cid)
                 if self.notes[cid].gotten and known is not None:
                     dupes |= 1 << known
