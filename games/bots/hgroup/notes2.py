@@ -292,7 +292,7 @@ class Notes2(Notes):
             if note is None:
                 del self.deps[focus]
                 continue
-            demonstrated = dropped = False
+            demonstrated = dropped = layered = hit = False
             for ident, chain in list(deps.items()):
                 pending = [(s, c) for s, c in chain if s == seat]
                 if not pending:
@@ -301,6 +301,7 @@ class Notes2(Notes):
                 if needed == played:
                     chain.remove(pending[0])
                     demonstrated = demonstrated or blind
+                    hit = True
                     if not chain:
                         del deps[ident]
                         note.waiting.pop(ident, None)
@@ -310,6 +311,7 @@ class Notes2(Notes):
                 if still_held and (needed_ident is None or not self.playable(needed_ident)):
                     continue
                 if still_held and self._still_coming(seat, played, needed):
+                    layered = True
                     continue
                 passed = self._passed_on(focus, ident, seat, needed) if still_held else None
                 if passed is not None:
@@ -322,6 +324,8 @@ class Notes2(Notes):
                     note.inferred &= ~(1 << ident)
             if demonstrated:
                 demonstrated = self._demonstrated(deps, seat)
+            if layered and not hit:
+                self._narrow_to_layers(note, deps, seat)
             if dropped and not deps and focus in self.origin:
                 # (Mid-play the played card is out of the notes but still in the hand: after.)
                 self._reread.append(focus)
@@ -356,6 +360,9 @@ class Notes2(Notes):
         """Where the blind play a reading waited on from ``seat`` comes from, now that
         ``seat`` did not make it (level 5: an ambiguous finesse), or None."""
         return None
+
+    def _narrow_to_layers(self, note: Note, deps: dict, seat: int) -> None:
+        """``seat`` blind-played a card on its way to one a reading waits on (level 5)."""
 
     def _demonstrated(self, deps: dict, seat: int) -> bool:
         """Whether a blind play by ``seat`` that a reading waited on proves that reading

@@ -72,6 +72,17 @@ class Notes5(Notes4):
         need = self.ident.get(needed)
         return need is None or bool(note.inferred >> need & 1)
 
+    def _narrow_to_layers(self, note: Note, deps: dict, seat: int) -> None:
+        # A blind play nothing else asked for: the player is digging for the card of a
+        # layered finesse, so the readings that wait on that player's deeper card are the
+        # ones (docs: "Bob knows that Cathy must have been trying to blind-play a red 1").
+        played = self._last[1] if self._last is not None else None
+        if played is None or played.clued or played.finessed:
+            return
+        keep = sum(1 << i for i, chain in deps.items() if any(s == seat for s, _ in chain))
+        if note.inferred & keep:
+            note.inferred &= keep
+
     # -- the Clandestine Finesse ----------------------------------------------------------
 
     def _demonstrated(self, deps: dict, seat: int) -> bool:
