@@ -52,6 +52,7 @@ class Note:
     # What a convention reading of a giver's clue said the card is (its focus, or a card it
     # finessed), to check once the card is shown: (giver, identities).
     claim: tuple[int, int] | None = None
+    claimed: int = -1  # the turn of the clue whose reading asked it to play (a prompt, say)
     # Interpretations of a focus that wait on other players: identity -> {seat: card id}
     # that must play first (a finesse or a prompt outside the holder's hand).
     waiting: dict[int, dict[int, int]] = field(default_factory=dict)
@@ -456,6 +457,7 @@ class Notes:
                         mine.turn, mine.by = self.turn, giver
                     mine.inferred = 1 << ident
                     mine.claim = (giver, 1 << ident)
+                    mine.claimed = self.turn
                     if how == "finesse":
                         mine.finessed = True
                 elif how == "finesse":

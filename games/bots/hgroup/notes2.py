@@ -27,6 +27,11 @@ from .notes import Note, Notes, Reading, bits, identity, rank_of, suit_of
 MAX_TOKENS = 8
 
 
+# The readings of a clue that ask nobody for a blind play: a blind play that missed was
+# not made on them, so their givers keep the table's trust.
+NO_BLIND_PLAY = ("save", "stall", "chop move", "fix")
+
+
 class _WrongPrompt(Exception):
     """A connection through a clued card its holder would take for a prompt, which it is not."""
 
@@ -65,7 +70,7 @@ class Notes2(Notes):
         self._drawn_since: frozenset[int] = frozenset()
         # The clues given since each seat last acted: (giver, target), to tell whose clue a
         # blind play answered.
-        self._since: dict[int, list[tuple[int, int]]] = {}
+        self._since: dict[int, list[tuple[int, int, int]]] = {}
         super().__init__(view, literal)
 
     # -- reading a clue -------------------------------------------------------------------
@@ -444,7 +449,7 @@ class Notes2(Notes):
     def _clue(self, entry: dict) -> Reading | None:
         for seat, clues in self._since.items():
             if seat != entry["seat"]:
-                clues.append((entry["seat"], entry["target"]))
+                clues.append((entry["seat"], entry["target"], self.turn))
         self._since[entry["seat"]] = []
         return super()._clue(entry)
 
@@ -465,8 +470,9 @@ class Notes2(Notes):
             # would have seen the card. Each giver of such a clue (but the one who played) is
             # read for facts alone from now on: beside a player of other conventions (the
             # house bot), a second reading of theirs could cost the last fuses.
-            for giver, _target in self._since.get(seat, []):
-                if giver != seat:
+            for giver, _target, turn in self._since.get(seat, []):
+                reading = self.readings[turn] if turn < len(self.readings) else None
+                if reading is not None and reading.kind not in NO_BLIND_PLAY and giver != seat:
                     self.misread.add(giver)
         if (
             entry["type"] == "play"

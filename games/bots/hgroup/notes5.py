@@ -17,9 +17,9 @@ level 4's.
 - **The Ambiguous Finesse** (and the Urgency Principle it rests on): a player who could have
   blind-played the card a finesse needed and did something else did not have it: the
   next player whose finesse position holds it has it (the viewer itself, when no one else
-  it sees does). Trusted only from a giver one of whose clues has already been played as
-  the conventions read it (beside players of other conventions, a clue that looks like a
-  finesse may be none).
+  it sees does). Once a fuse is gone, trusted only from a giver one of whose clues has
+  been played as the conventions read it (beside players of other conventions, a clue that
+  looks like a finesse may be none).
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ class Notes5(Notes4):
     def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
         # Set before the replay (the base class replays in its constructor).
         self._last: tuple[int, Note, bool] | None = None  # the card played, its note, placed
+        self._drawn_at: dict[int, int] = {}  # card id -> the turn it was drawn (not dealt)
+        self._strikes = 0  # misplays so far
         super().__init__(view, literal)
 
     # -- the Layered Finesse: the needed card behind playable ones ---------------------------
@@ -90,14 +92,31 @@ class Notes5(Notes4):
 
     # -- the Ambiguous Finesse ------------------------------------------------------------
 
+    def _record_deps(self, giver: int, target: int, focus: int) -> None:
+        # The blind plays of the reading the viewer sees are waited on too (the cards are
+        # marked finessed by then, which would make them "known"): a third player must
+        # notice when the finessed player does not play (an ambiguous finesse).
+        fresh = [
+            note
+            for note in self.notes.values()
+            if note.finessed and not note.clued and note.turn == self.turn
+        ]
+        for note in fresh:
+            note.finessed = False
+        try:
+            super()._record_deps(giver, target, focus)
+        finally:
+            for note in fresh:
+                note.finessed = True
+
     def _passed_on(self, focus: int, ident: int, seat: int, needed: int) -> tuple | None:
         old = self.notes.get(needed)
         need = self.ident.get(needed)
         giver = self.notes[focus].by
         if old is None or need is None or old.clued or not old.finessed:
             return None  # not a finesse on someone else's card (a prompt, or the viewer's)
-        if giver not in self.confirmed:
-            return None
+        if self._strikes and giver not in self.confirmed:
+            return None  # a fuse is gone: only from a giver proven to play by these rules
         target = next(s for s, hand in enumerate(self.hands) if focus in hand)
         order = [(seat + k) % self.players for k in range(1, self.players)]
         order = [s for s in order if s not in (giver, target, seat)]
@@ -125,6 +144,7 @@ class Notes5(Notes4):
         cid, seat = entry["card"]["id"], entry["seat"]
         note = self.notes.get(cid)
         placed = entry["type"] == "play" and entry["placed"]
+        self._strikes += entry["type"] == "play" and not entry["placed"]
         self._last = None if note is None else (cid, note.clone(), placed)
         if placed and note is not None and note.claim is not None:
             ident = self._ident_of(entry)
@@ -136,18 +156,23 @@ class Notes5(Notes4):
                 self._move_finesse(seat, cid, note, wanted)
         super()._play_or_discard(entry)
         self._last = None
+        if entry.get("drawn") is not None:
+            self._drawn_at[entry["drawn"]] = self.turn
 
     def _move_finesse(self, seat: int, cid: int, note: Note, wanted: int) -> None:
         """``seat`` played ``cid`` for a card it was not (but that played): the card the
         clue needed is on its next finesse position."""
-        nxt = self.finesse_position(seat, {cid})
+        # Its next finesse position of the clue's time: cards drawn since are not it.
+        then = max(note.turn, note.claimed)
+        later = {c for c in self.hands[seat] if self._drawn_at.get(c, -1) > then}
+        nxt = self.finesse_position(seat, {cid} | later)
         if nxt is None:
             return
         moved = self.notes[nxt]
         moved.finessed = True
         moved.inferred = wanted & moved.mask or wanted
         moved.claim = (note.claim[0], moved.inferred)
-        moved.turn, moved.by = note.turn, note.by
+        moved.turn, moved.by, moved.claimed = note.turn, note.by, note.claimed
         for deps in self.deps.values():
             for chain in deps.values():
                 for k, (s, c) in enumerate(chain):
