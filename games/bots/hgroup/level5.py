@@ -24,6 +24,44 @@ from .notes5 import Notes5
 class Turn5(Turn4):
     NOTES = Notes5
 
+    def decide(self) -> Decision:
+        committed = self.committed_play()
+        if committed is not None and self.save_is_due() and not self.deferred(committed):
+            nxt = (self.me + 1) % self.players
+            if self.notes.critical(self.notes.ident[self.notes.chop(nxt)]):
+                save = self.urgent_save(self.evaluate_clues())
+                if save is not None:
+                    why = (
+                        "the Urgency Principle: a save that cannot wait comes before its "
+                        "blind play, which waits a turn"
+                    )
+                    return self.clue_decision(save, why)
+        return super().decide()
+
+    def deferred(self, cid: int) -> bool:
+        """Whether it has already let this blind play wait a turn (once only)."""
+        since = self.view["history"][self.notes.notes[cid].turn + 1 :]
+        return any(entry["seat"] == self.me for entry in since)
+
+    def committed_play(self) -> int | None:
+        """Level 2's committed play, the finesses in the order they were given."""
+        first = super().committed_play()
+        if first is None:
+            return None
+        notes: Notes5 = self.notes
+        waited = {c for deps in notes.deps.values() for chain in deps.values() for _, c in chain}
+        candidates = [
+            cid
+            for cid in self.own
+            if self.known_playable(cid)
+            and (
+                (notes.notes[cid].finessed and not notes.notes[cid].clued)
+                or cid in waited
+                or cid in notes.committed
+            )
+        ]
+        return min(candidates, key=lambda c: (notes.notes[c].turn, self.own.index(c)))
+
     def best_play(self) -> Action | None:
         play = super().best_play()
         if play is None:

@@ -14,7 +14,9 @@ level 4's.
   finesse position next. The others keep waiting meanwhile.
 - **The Queued Finesse**: a player finessed twice plays into the finesses in order, the
   earliest first (level5.py); a finessed card moves the finesse position on, as before.
-- **The Ambiguous Finesse** (and the Urgency Principle it rests on): a player who could have
+- **The Urgency Principle**: a finessed player blind-plays at once, unless it gives a clue
+  on the next player's chop (a save that cannot wait): it is given another turn.
+- **The Ambiguous Finesse** (resting on the Urgency Principle): a player who could have
   blind-played the card a finesse needed and did something else did not have it: the
   next player whose finesse position holds it has it (the viewer itself, when no one else
   it sees does). Once a fuse is gone, trusted only from a giver one of whose clues has
@@ -36,6 +38,7 @@ class Notes5(Notes4):
         self._last: tuple[int, Note, bool] | None = None  # the card played, its note, placed
         self._drawn_at: dict[int, int] = {}  # card id -> the turn it was drawn (not dealt)
         self._strikes = 0  # misplays so far
+        self._deferring: int | None = None  # a giver whose save lets a blind play wait
         super().__init__(view, literal)
 
     # -- the Layered Finesse: the needed card behind playable ones ---------------------------
@@ -62,8 +65,22 @@ class Notes5(Notes4):
                 skip.add(cid)
         return None
 
+    def _clue(self, entry: dict):
+        giver, target = entry["seat"], entry["target"]
+        chop = self.chop(target)
+        # The Urgency Principle's exception: a clue on the next player's chop may be a save
+        # that could not wait; a finessed giver is given another turn to blind-play.
+        urgent = target == (giver + 1) % self.players and chop in entry["touched"]
+        self._deferring = giver if urgent else None
+        try:
+            return super()._clue(entry)
+        finally:
+            self._deferring = None
+
     def _still_coming(self, seat: int, played: int | None, needed: int) -> bool:
-        if played is None or self._last is None or self._last[0] != played:
+        if played is None:
+            return seat == self._deferring
+        if self._last is None or self._last[0] != played:
             return False
         _, note, placed = self._last
         if not placed:
