@@ -201,6 +201,31 @@ class _Reader:
                 lambda p: _("%(head)s: a fix clue") % p,
             ),
             (
+                rf"{head}: a Trash Chop Move: it keeps (?P<target>WHO)'s (?P<card>CARD) \(slot "
+                rf"(?P<slot>\d+)\) from the discard pile",
+                lambda p: (
+                    _("%(head)s: a Trash Chop Move: it keeps %(focus)s from the discard pile") % p
+                ),
+            ),
+            (
+                rf"{head}: a Trash Chop Move on (?P<count>\d+) cards: it keeps (?P<target>WHO)'s "
+                rf"(?P<card>CARD) \(slot (?P<slot>\d+)\) and the others from the discard pile",
+                lambda p: (
+                    _(
+                        "%(head)s: a Trash Chop Move on %(count)s cards: it keeps %(focus)s and "
+                        "the others from the discard pile"
+                    )
+                    % p
+                ),
+            ),
+            (
+                rf"{head}: a 5's Chop Move: it keeps (?P<target>WHO)'s (?P<card>CARD) \(slot "
+                rf"(?P<slot>\d+)\) from the discard pile",
+                lambda p: (
+                    _("%(head)s: a 5's Chop Move: it keeps %(focus)s from the discard pile") % p
+                ),
+            ),
+            (
                 rf"{head}: new facts about (?P=who)'s cards",
                 lambda p: _("%(head)s: new facts about %(who)s's cards") % p,
             ),
@@ -364,6 +389,29 @@ WHYS: list[tuple[str, Callable[[dict], str]]] = [
     (
         r"a stall: no discard allowed at 8 clue tokens",
         lambda p: _("a stall: no discard allowed at 8 clue tokens"),
+    ),
+    (
+        r"the Urgency Principle: a save that cannot wait comes before its blind play, which "
+        r"waits a turn",
+        lambda p: _(
+            "the Urgency Principle: a save that cannot wait comes before its blind play, which "
+            "waits a turn"
+        ),
+    ),
+    (
+        rf"an Order Chop Move: this 1 out of order tells (?P<target>[^;]+?) to keep their "
+        rf"chop, (?P=target)'s (?P<card>{CARD}) \(slot (?P<slot>\d+)\)",
+        lambda p: (
+            _(
+                "an Order Chop Move: this 1 out of order tells %(target)s to keep their chop, "
+                "%(focus)s"
+            )
+            % {
+                "target": p["target"],
+                "focus": _("%(target)s's %(card)s (slot %(slot)s)")
+                % {**p, "card": _card(p["card"])},
+            }
+        ),
     ),
 ]
 

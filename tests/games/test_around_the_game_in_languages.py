@@ -536,6 +536,34 @@ def test_a_fix_clue_read_back(language, expected):
         assert in_words(reason, REASON_NAMES) == (expected, True)
 
 
+LEVEL_4_AND_5_REASONS = [
+    "Clue Bob O'Neil 1 (slot 4): a Trash Chop Move: it keeps Bob O'Neil's blue 4 (slot 5) "
+    "from the discard pile; in the Early Game a clue comes before any discard",
+    "Clue Bob O'Neil 1 (slot 1): a Trash Chop Move on 4 cards: it keeps Bob O'Neil's blue 4 "
+    "(slot 5) and the others from the discard pile",
+    "Clue Bob O'Neil 5 (slot 4): a 5's Chop Move: it keeps Bob O'Neil's green 3 (slot 5) from "
+    "the discard pile",
+    "Play slot 3: it was clued 1 as a play clue on turn 1 (it can only be red 1 or blue 1); an "
+    "Order Chop Move: this 1 out of order tells Cid to keep their chop, Cid's red 5 (slot 5)",
+    "Save Bob O'Neil's 5 (blue 5) on chop: Clue Bob O'Neil 5 (slot 4); the Urgency Principle: a "
+    "save that cannot wait comes before its blind play, which waits a turn",
+]
+
+
+@LANGUAGES
+@pytest.mark.parametrize("reason", LEVEL_4_AND_5_REASONS)
+def test_the_chop_moves_and_the_urgency_principle_are_worded(language, reason):
+    from games.review_words import in_words
+
+    with translation.override(language):
+        worded, done = in_words(reason, REASON_NAMES)
+    assert done, reason
+    assert not re.search(r"\b(Play|Clue|Save|slot|keeps|tells|waits)\b", worded), worded
+    card = {"de": "blau 4", "fr": "bleu 4"}[language]
+    if "blue 4" in reason:
+        assert card in worded
+
+
 # -- too many at once ----------------------------------------------------------------------
 
 

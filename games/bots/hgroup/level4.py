@@ -178,13 +178,19 @@ class Turn4(Turn3):
         slots = ", ".join(str(self.slot(clue.target, c)) for c in option["touches"])
         plural = "s" if len(option["touches"]) > 1 else ""
         head = f"Clue {who} {clue.colour or clue.rank} (slot{plural} {slots})"
-        turn, _, moved, kind = twin.chop_moves[-1]
-        cards = ", ".join(
-            f"{identity_name(self.notes.ident[c])} (slot {self.slot(clue.target, c)})"
-            for c in moved
+        _, _, moved, kind = twin.chop_moves[-1]
+        kept = moved[-1]  # the old chop
+        card = (
+            f"{who}'s {identity_name(self.notes.ident[kept])} (slot {self.slot(clue.target, kept)})"
         )
-        name = "a 5's Chop Move" if kind == "5cm" else "a Trash Chop Move"
-        return f"{head}: {name}: it keeps {who}'s {cards} from the discard pile"
+        if kind == "5cm":
+            return f"{head}: a 5's Chop Move: it keeps {card} from the discard pile"
+        if len(moved) > 1:
+            return (
+                f"{head}: a Trash Chop Move on {len(moved)} cards: it keeps {card} and the "
+                "others from the discard pile"
+            )
+        return f"{head}: a Trash Chop Move: it keeps {card} from the discard pile"
 
     # -- reasons --------------------------------------------------------------------------
 
