@@ -60,6 +60,8 @@ Not re-encoded, and why:
   ``waiting_connections``, ``clue_safe`` or the rainbow variant.
 """
 
+import pytest
+
 from games.engine.cards import Card
 from tests.bots.hgroup.positions import Position, code
 
@@ -254,6 +256,11 @@ def test_a_layered_finesse_through_three_players_leaves_the_last_one_its_card():
     assert p.finessed("Donald", "Donald", 2)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="level 5 reads one finesse per card: Bob's slot 1 is read as y3 only, not as y3 or "
+    "a g1 that a second finesse may have layered in front of it",
+)
 def test_a_finessed_card_found_one_slot_right_of_a_layer():
     # will-bot "correctly realizes a layered finesse" (src Donald, Alice, Bob, Cathy = Alice,
     # Bob, Cathy, Donald; y2 played). Alice clues 1 to Bob (slot 4, r1); Bob plays it and
@@ -510,6 +517,11 @@ def older_finesse_position(donald: list[str], saved: int) -> At5:
     return p
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="level 5 plays a new finesse at once: it does not wait while an older finesse on "
+    "a card not yet playable may have a layer in front of it",
+)
 def test_a_new_finesse_waits_while_an_older_one_may_be_layered_behind_it():
     # will-bot "waits for an older unplayable finesse to resolve before playing into a new
     # finesse": Donald holds r4 (slot 1), xx, y4, b5 (saved). y1 in slot 1 may be a layer of
