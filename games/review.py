@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import review_words, wording
+from games import hindsight, review_words, wording
 from games.bots.hgroup import Decision, decide
 from games.engine import (
     Action,
@@ -68,6 +68,9 @@ class ReviewedTurn:
     # "en" when the page's language is another and the reason could not be worded in it
     # (games/review_words.py): the template says so, for screen readers.
     reason_lang: str = ""
+    # Where the move lowered what a team seeing every card could still reach: what it could
+    # have reached and how, and what it could after (games/hindsight.review_context).
+    best_line: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -166,8 +169,13 @@ def page_context(game, record: dict, level: int | None = None) -> dict:
     turns = [ReviewedTurn(**row) for row in rows]
     if not wording.english():
         turns = in_the_readers_words(turns, record)
+    # The best line where it helps: read from what the worker stored (not cached here, so
+    # that it appears once the worker has run).
+    best = hindsight.review_context(game, record)
+    turns = [replace(turn, best_line=best["best_lines"].get(turn.turn, "")) for turn in turns]
     return {
         "review": turns,
+        "review_best_pending": best["best_lines_pending"],
         "review_level": level,
         "review_agreement": [
             {"player": name, "agreed": agreed, "turns": count}
