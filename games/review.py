@@ -15,6 +15,11 @@ H-Group bot games of 51 to 73 turns, 5 decks for each of 2 to 5 players, median 
 each: 0.21 / 0.22 / 0.44 / 0.74 s at 2 / 3 / 4 / 5 players (at most 1.16 s); the first
 request for a 56-turn game 0.95 s, later ones from the cache 0.02 s. Under the second or so
 the project allows a page, so no worker (games/hindsight.py's outbox pattern) is needed.
+
+The perfect-information best line beside a move that lowered what the team could still
+reach is another matter (a search at every turn): the worker computes it with the deal's
+analysis and stores it (games/hindsight.py, ``TurnAnalysis``), and the review only reads it
+(``hindsight.review_context``), saying so while it is not there yet.
 """
 
 from __future__ import annotations
