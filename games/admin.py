@@ -19,17 +19,28 @@ from django.db.models.constants import LOOKUP_SEP
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import ChatMessage, DealAnalysis, Game, ImportedReplay, Invitation, Move, Seat
+from games.models import (
+    ChatMessage,
+    DealAnalysis,
+    Game,
+    ImportedReplay,
+    Invitation,
+    Move,
+    Seat,
+    TurnAnalysis,
+)
 from lib.admin import ReadOnly
 
 # The fields no lookup may read: the deal (seed, deck), the moves as the engine replays them
-# (a card id is a position in the deck), the analysis of a deal, and password hashes.
+# (a card id is a position in the deck), the analyses of a deal and of its turns, and password
+# hashes.
 HIDDEN_FIELDS: frozenset[tuple[type[Model], str]] = frozenset(
     {
         (Game, "seed"),
         (Game, "deck"),
         (Move, "action"),
         (DealAnalysis, "result"),
+        (TurnAnalysis, "result"),
         (User, "password"),
     }
 )

@@ -471,3 +471,22 @@ class DealAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of game {self.game_id}"
+
+
+class TurnAnalysis(models.Model):
+    """What a team that saw every card could still have reached at the start of each turn of
+    a finished game, and the line where a move lost points (games/analysis/turns.py gives
+    the result's shape): computed once by the worker beside the deal's analysis
+    (games/hindsight.py), read by the review (games/review.py)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="turn_analysis"
+    )
+    result = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "turn analyses"
+
+    def __str__(self) -> str:
+        return f"turn analysis of game {self.game_id}"

@@ -15,6 +15,11 @@ H-Group bot games of 51 to 73 turns, 5 decks for each of 2 to 5 players, median 
 each: 0.21 / 0.22 / 0.44 / 0.74 s at 2 / 3 / 4 / 5 players (at most 1.16 s); the first
 request for a 56-turn game 0.95 s, later ones from the cache 0.02 s. Under the second or so
 the project allows a page, so no worker (games/hindsight.py's outbox pattern) is needed.
+
+The perfect-information best line beside a move that lowered what the team could still
+reach is another matter (a search at every turn): the worker computes it with the deal's
+analysis and stores it (games/hindsight.py, ``TurnAnalysis``), and the review only reads it
+(``hindsight.review_context``), saying so while it is not there yet.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import review_words, wording
+from games import hindsight, review_words, wording
 from games.bots.hgroup import Decision, decide
 from games.engine import (
     Action,
@@ -68,6 +73,9 @@ class ReviewedTurn:
     # "en" when the page's language is another and the reason could not be worded in it
     # (games/review_words.py): the template says so, for screen readers.
     reason_lang: str = ""
+    # Where the move lowered what a team seeing every card could still reach: what it could
+    # have reached and how, and what it could after (games/hindsight.review_context).
+    best_line: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -166,8 +174,13 @@ def page_context(game, record: dict, level: int | None = None) -> dict:
     turns = [ReviewedTurn(**row) for row in rows]
     if not wording.english():
         turns = in_the_readers_words(turns, record)
+    # The best line where it helps: read from what the worker stored (not cached here, so
+    # that it appears once the worker has run).
+    best = hindsight.review_context(game, record)
+    turns = [replace(turn, best_line=best["best_lines"].get(turn.turn, "")) for turn in turns]
     return {
         "review": turns,
+        "review_best_pending": best["best_lines_pending"],
         "review_level": level,
         "review_agreement": [
             {"player": name, "agreed": agreed, "turns": count}

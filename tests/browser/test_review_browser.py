@@ -1,11 +1,13 @@
 """A finished game's replay offers the H-Group bot's review; asked for, it appears below the
-table without a reload, one row a move, each with the bot's move and its reason in words."""
+table without a reload, one row a move, each with the bot's move and its reason in words, and
+below a move that lost points, what a team seeing every card could still have reached."""
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from games.bots.hgroup import choose_action
 from games.engine import action_to_dict, view_for
+from games.hindsight import analyse_turns
 from games.review import review
 from games.services import play, replays
 from tests.browser.conftest import SCREENSHOTS, assert_accessible, log_in, screenshot
@@ -68,3 +70,39 @@ def test_the_review_opens_on_request_and_names_each_moves_reason(
     expect(rows).to_have_count(game.turn)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.locator("#review").screenshot(path=str(SCREENSHOTS / "finished-game-review-phone.png"))
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_review_says_what_a_seeing_team_could_still_reach_where_points_were_lost(
+    live_server, browser: Browser, alice, bob, carol
+):
+    """Once the worker has stored the reachable score of each turn (games/hindsight.py),
+    the review shows, below each move that lowered it, what the team could have reached and
+    how; below the other moves, nothing."""
+    game = played_by_people_like_the_bot(start_game(alice, bob, carol), every=4)
+    turns = analyse_turns(game).result["turns"]
+    lost = [t for t in turns if t["lost"]]
+    assert lost and len(lost) < len(turns)
+
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    log_in(page, live_server.url, alice.email, PASSWORD)
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/{game.turn}/")
+    page.get_by_role("link", name="Review with the H-Group bot").click()
+    expect(page.locator("#review tr.review-turn")).to_have_count(game.turn)
+    best = page.locator("#review tr.review-best-line")
+    expect(best).to_have_count(len(lost))
+    first = lost[0]
+    sentence = best.first.inner_text()
+    assert sentence.startswith(
+        f"Turn {first['turn']}, seeing every card: Here the team could still reach "
+        f"{first['lower']} if "
+    )
+    assert "After the move played:" in sentence and str(first["after_upper"]) in sentence
+    # The line sits just below the move that lost the points.
+    above = best.first.locator("xpath=preceding-sibling::tr[1]")
+    expect(above.locator("td").first).to_have_text(str(first["turn"]))
+    expect(page.get_by_text("is still being worked out")).to_have_count(0)
+    assert_accessible(page, "the review with the best line")
+    best.first.scroll_into_view_if_needed()
+    page.locator("#review").screenshot(path=str(SCREENSHOTS / "finished-game-review-best-line.png"))

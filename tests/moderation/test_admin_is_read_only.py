@@ -14,7 +14,16 @@ from django.contrib.auth.models import Group, Permission
 
 from accounts.models import User
 from games.engine import action_to_dict
-from games.models import ChatMessage, DealAnalysis, Game, ImportedReplay, Invitation, Move, Seat
+from games.models import (
+    ChatMessage,
+    DealAnalysis,
+    Game,
+    ImportedReplay,
+    Invitation,
+    Move,
+    Seat,
+    TurnAnalysis,
+)
 from games.services import play
 from moderation import services as moderation
 from moderation.models import ModeratorAction, Report
@@ -30,6 +39,7 @@ TABLES = [
     Invitation,
     ImportedReplay,
     DealAnalysis,
+    TurnAnalysis,
     Report,
     ModeratorAction,
     Outbox,
