@@ -85,8 +85,10 @@ class Notes5(Notes4):
         _, note, placed = self._last
         if not placed:
             return False
-        if not note.clued:
-            return True  # a layer of a layered finesse: the needed card comes after it
+        hand = self.hands[seat]
+        if played in hand and needed in hand and hand.index(played) < hand.index(needed):
+            # A layer of a layered finesse (clued since, maybe): the needed card comes next.
+            return True
         # A clued card it took for the prompt (a hidden finesse): the finesse comes next.
         need = self.ident.get(needed)
         return need is None or bool(note.inferred >> need & 1)
