@@ -17,7 +17,7 @@ from accounts.languages import IN_LANGUAGE, LINK_PARAMETER, supported
 from accounts.models import User
 from accounts.scoped import scoped_url
 from accounts.unsubscribe import unsubscribe_url
-from games import outbox_kinds, review
+from games import outbox_kinds, review, safe_words
 from games.engine import SUIT_LETTERS, SUITS, view_for
 from games.engine.cards import RANKS
 from games.models import Game, Invitation, MadeBy, Seat
@@ -125,7 +125,14 @@ def turn_context(game: Game, seat: Seat) -> dict:
     state = game.load_state()
     view = view_for(state, seat.position, names)
     view["options_text"] = options_text(state.options)  # in the reader's language
-    automatic = set(game.moves.exclude(made_by=MadeBy.PLAYER).values_list("turn", flat=True))
+    # The moves not made by their player, and where an H-Group bot's took the safe reading
+    # of a card of its own (said beside it: games/safe_words.py).
+    not_by_players = list(
+        game.moves.exclude(made_by=MadeBy.PLAYER).values_list("turn", "safe_reading")
+    )
+    automatic = {turn for turn, _ in not_by_players}
+    safe = {turn: reading for turn, reading in not_by_players if reading}
+    finished = game.is_finished()
     previous_own = [e.turn for e in state.events if e.seat == seat.position]
     since = previous_own[-1] if previous_own else -1
     recent = []
@@ -138,9 +145,13 @@ def turn_context(game: Game, seat: Seat) -> dict:
                 **entry,
                 "automatic": made_by_rule,
                 "text": entry_sentence(entry, state, names),
+                "safe": None
+                if entry["type"] == "rearrange"
+                else safe_words.sentence(safe.get(entry["turn"]), names, seat.position, finished),
             }
             prefix = "- " + _("(automatic)") + " " if entry["automatic"] else "- "
-            entry["lines"] = _wrap(prefix + entry["text"], "  ")
+            said = f" ({entry['safe']})" if entry["safe"] else ""
+            entry["lines"] = _wrap(prefix + entry["text"] + said, "  ")
             recent.append(entry)
     last_own_move = (
         game.moves.filter(seat=seat.position).order_by("-turn").values_list("created_at", flat=True)

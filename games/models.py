@@ -391,6 +391,13 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField(help_text="The engine's action_to_dict().")
     made_by = models.CharField(max_length=10, choices=MadeBy.choices, default=MadeBy.PLAYER)
+    safe_reading = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Where the H-Group bot that made this move took the safe reading of a card "
+        "of its own (games/bots/hgroup/safe.py: slot, clue's turn and giver, kind, the seats "
+        "it waits on); worded in the history by games/safe_words.py. Null for other moves.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -10,6 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 
+from games import safe_words
 from games.engine import SUIT_LETTERS, SUITS
 from games.engine.cards import MAX_RANK, copies_per_identity
 from games.engine.state import GameState
@@ -235,6 +236,7 @@ def table(
     automatic_turns: dict[int, str] | None = None,
     notes: dict[int, list[dict]] | None = None,
     state: GameState | None = None,
+    safe_readings: dict[int, dict] | None = None,
 ) -> dict:
     """The engine's view, regrouped: the viewer's hand, the others in turn order, the discard
     pile by suit, clue choices by target, the history newest first (moves not made by the
@@ -242,8 +244,11 @@ def table(
     misplay's burned fuse), the last move's history entry (None before the first move) and
     the figures of the board. `notes`: card id -> the notes shown on it
     (games/services/notes.py). `state`: the game's state the view is of, whose events word
-    the history in the reader's language (games/wording.py); without it, the engine's English."""
+    the history in the reader's language (games/wording.py); without it, the engine's English.
+    `safe_readings`: turn -> where the H-Group bot's move took the safe reading of a card of
+    its own (Move.safe_reading), worded beside the move for this viewer (games/safe_words.py)."""
     automatic_turns = automatic_turns or {}
+    safe_readings = safe_readings or {}
     notes = notes or {}
     num_suits = len(view["fireworks"])
     legal = view.get("legal") or {}
@@ -345,6 +350,14 @@ def table(
             if entry["type"] == "rearrange"
             else AUTOMATIC.get(automatic_turns.get(entry["turn"], "")),
             "misplay": misplay and entry is last,
+            "safe": None
+            if entry["type"] == "rearrange"
+            else safe_words.sentence(
+                safe_readings.get(entry["turn"]),
+                view["names"],
+                viewer,
+                bool(view.get("is_over")),
+            ),
         }
         for entry in reversed(history)
     ]

@@ -74,8 +74,10 @@ def bot_move(game_id: int, expected_turn: int) -> Move | None:
         if not seat.is_bot:
             return None
         state = snapshots.state_of(game)
-        action = bot_action(game, seat, state, seats)
-        return apply_action(game, seat, action, MadeBy.BOT, seats=seats, state=state)
+        action, safe = bot_choice(game, seat, state, seats)
+        return apply_action(
+            game, seat, action, MadeBy.BOT, seats=seats, state=state, safe_reading=safe
+        )
 
 
 def seats_of(game: Game) -> list[Seat]:
@@ -87,6 +89,14 @@ def seats_of(game: Game) -> list[Seat]:
 def bot_action(
     game: Game, seat: Seat, state: GameState | None = None, seats: list[Seat] | None = None
 ) -> Action:
+    return bot_choice(game, seat, state, seats)[0]
+
+
+def bot_choice(
+    game: Game, seat: Seat, state: GameState | None = None, seats: list[Seat] | None = None
+) -> tuple[Action, dict | None]:
+    """The bot's action, and where an H-Group bot took the safe reading of a card of its own
+    (games/bots/hgroup/safe.py, as Move.safe_reading keeps it; None for every other move)."""
     # The policy sees only the seat's own view (and which seats are bots, as the page shows
     # everyone): never a hidden card.
     if state is None:
@@ -97,10 +107,11 @@ def bot_action(
         # name cards by id): the free rearrangements of hands (an option) are left out.
         view["history"] = [entry for entry in view["history"] if entry["type"] != "rearrange"]
     if seat.user_id is None and seat.bot_kind == BotKind.EXPERT:
-        return hat.choose_action(view)
+        return hat.choose_action(view), None
     if seat.user_id is None and seat.bot_kind == BotKind.HGROUP:
-        return hgroup.choose_action(view, level=seat.bot_level)
-    return choose_action(view, house_bot_seats(game if seats is None else seats))
+        decision = hgroup.decide(view, level=seat.bot_level)
+        return decision.action, decision.safe.as_dict() if decision.safe else None
+    return choose_action(view, house_bot_seats(game if seats is None else seats)), None
 
 
 def house_bot_seats(seats_or_game: "Game | list[Seat]") -> list[int]:
@@ -123,11 +134,13 @@ def apply_action(
     *,
     seats: list[Seat] | None = None,
     state: GameState | None = None,
+    safe_reading: dict | None = None,
 ) -> Move:
     """Apply one action to a locked game whose turn it is for `seat`, and record it.
 
     `seats` (the game's seats) and `state` (its state before the action) when the caller
-    has read them already under the lock: they are not read again."""
+    has read them already under the lock: they are not read again. `safe_reading`: where
+    the H-Group bot making the move took the safe reading of its own card (bot_choice)."""
     if state is None:
         state = snapshots.state_of(game)
     try:
@@ -145,6 +158,7 @@ def apply_action(
         seat=seat.position,
         action=action_to_dict(action),
         made_by=made_by,
+        safe_reading=safe_reading,
     )
     store_summary(game, state)
     save_summary_and_bump(game)

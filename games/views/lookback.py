@@ -18,6 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from games import wording
 from games.engine import replay, view_for
 from games.models import Game
+from games.safe_words import safe_readings
 from games.table_context import table
 from games.views.access import game_for
 from games.views.table import automatic_turns
@@ -48,7 +49,11 @@ def look_back(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
     if game.is_finished():
         # Everything may be seen now: the replay shows the same turn with every hand.
         return redirect("games:replay", game.pk, min(turn, game.turn))
-    moves = list(game.moves.order_by("turn").values_list("turn", "action", "made_by", named=True))
+    moves = list(
+        game.moves.order_by("turn").values_list(
+            "turn", "action", "made_by", "safe_reading", named=True
+        )
+    )
     if not 0 <= turn <= len(moves):
         context = {"game": game, "turn": turn, "last_turn": len(moves)}
         return render(request, "games/look_back_missing.html", context, status=404)
@@ -67,7 +72,12 @@ def look_back(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
         "game": game,
         "seat": seat,
         "view": view,
-        **table(view, automatic_turns(moves[:turn]), state=state),
+        **table(
+            view,
+            automatic_turns(moves[:turn]),
+            state=state,
+            safe_readings=safe_readings(moves[:turn]),
+        ),
         "title": title,
         "turn": turn,
         "last_turn": len(moves),

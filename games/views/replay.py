@@ -18,6 +18,7 @@ from games.engine import replay, spectator_view, takes_turn
 from games.errors import GameError
 from games.forms import ImportForm
 from games.models import ImportedReplay, outcome
+from games.safe_words import safe_readings
 from games.services import replays
 from games.services.notes import notes_by_card
 from games.table_context import table
@@ -33,10 +34,12 @@ def replay_page(
     url_args: list,
     extra: dict,
     notes: dict[int, list[dict]] | None = None,
+    safe: dict[int, dict] | None = None,
 ) -> HttpResponse:
     """A replay: every hand face up, stepping through the turns of a game that is over (or
     of an imported record). `record` is what games.services.replays makes; `notes` the
-    players' notes on cards, by card id, each with its writer's name."""
+    players' notes on cards, by card id, each with its writer's name; `safe` the H-Group
+    bot's safe readings by turn (games/safe_words.py)."""
     options, deck_source, actions = record["options"], record["deck_source"], record["actions"]
     # The turns: the actions without the free rearrangements of hands (an option).
     turns = sum(1 for action in actions if takes_turn(action))
@@ -56,7 +59,7 @@ def replay_page(
     context = {
         "title": record["title"],
         "view": view,
-        **table(view, notes=notes, state=state),
+        **table(view, notes=notes, state=state, safe_readings=safe),
         "outcome": (
             _without_the_score(
                 wording.outcome_in_words(outcome(final, record.get("end", "")), final, names)
@@ -226,6 +229,8 @@ def replay_view(request: HttpRequest, game_id: int, turn: int) -> HttpResponse:
         },
         # The game is over: every player's private notes are shown, under their names.
         notes=notes_by_card(seats, writer_names=True),
+        # Where the H-Group bot took the safe reading, beside its moves (Move.safe_reading).
+        safe=safe_readings(game.moves.exclude(safe_reading=None).only("turn", "safe_reading")),
     )
 
 

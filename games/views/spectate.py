@@ -18,6 +18,7 @@ from games import push_token, spectators, wording
 from games.engine import spectator_view
 from games.errors import GameError, NotAllowed
 from games.models import Game
+from games.safe_words import safe_readings
 from games.table_context import table
 from games.views.chat import chat_context
 from games.views.table import automatic_turns
@@ -86,7 +87,11 @@ def _context(game: Game) -> dict:
     }
     if not game.is_playing():
         return context
-    moves = list(game.moves.order_by("turn").values_list("turn", "action", "made_by", named=True))
+    moves = list(
+        game.moves.order_by("turn").values_list(
+            "turn", "action", "made_by", "safe_reading", named=True
+        )
+    )
     state = game.load_state(moves)
     view = spectator_view(state, context["names"])
     view["viewer"] = None
@@ -95,7 +100,7 @@ def _context(game: Game) -> dict:
         **context,
         "view": view,
         # No notes: a player's notes are private until the game ends (its replay shows them).
-        **table(view, automatic_turns(moves), state=state),
+        **table(view, automatic_turns(moves), state=state, safe_readings=safe_readings(moves)),
         "last_action": (
             wording.entry_sentence(view["history"][-1], state, context["names"])
             if view["history"]

@@ -31,6 +31,7 @@ from games.errors import GameError, NotAllowed, StaleMove
 from games.forms import ExtendForm, action_from_post
 from games.models import Game, MadeBy, Seat
 from games.permissions import may_extend
+from games.safe_words import safe_readings
 from games.services import clock, play, versions
 from games.services.notes import notes_by_card
 from games.table_context import table
@@ -187,7 +188,11 @@ def _render_table(
     """The table's HTML with its per-request parts left as slots, and whether it is the
     viewer's turn (the page's title says so)."""
     names = [s.name for s in seats]
-    moves = list(game.moves.order_by("turn").values_list("turn", "action", "made_by", named=True))
+    moves = list(
+        game.moves.order_by("turn").values_list(
+            "turn", "action", "made_by", "safe_reading", named=True
+        )
+    )
     state = game.load_state(moves)
     view = view_for(state, seat.position, names)
     view["options_text"] = wording.options_text(state.options)
@@ -199,7 +204,11 @@ def _render_table(
         "seat": seat,
         "view": view,
         **table(
-            view, automatic_turns(moves), notes_by_card([seat], writer_names=False), state=state
+            view,
+            automatic_turns(moves),
+            notes_by_card([seat], writer_names=False),
+            state=state,
+            safe_readings=safe_readings(moves),
         ),
         "confirm": confirm,
         "confirm_slot": _slot_of(view, confirm["card_id"]) if confirm else None,

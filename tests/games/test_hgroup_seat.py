@@ -165,13 +165,13 @@ def test_a_game_with_hgroup_seats_is_played_by_the_hgroup_bot_at_its_level(
     view, to the end of the game; the person's seat is played here by the house bot. Then the
     review is made at the table's level."""
     asked: list[int] = []
-    chosen = hgroup.choose_action
+    chosen = hgroup.decide
 
     def spy(view, level=1):
         asked.append(level)
         return chosen(view, level=level)
 
-    monkeypatch.setattr(play.hgroup, "choose_action", spy)
+    monkeypatch.setattr(play.hgroup, "decide", spy)
     game = open_game(alice)
     for position in (1, 2):
         lobby.set_bot(game.pk, alice, position, True, BotKind.HGROUP, level)

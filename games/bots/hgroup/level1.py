@@ -15,12 +15,13 @@ is left."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.engine import Action, Clue, Discard, Play
 from games.engine.cards import SUIT_LETTERS, identity_name
 
 from .notes import Notes, Reading, rank_of
+from .safe import SafeReading, play_or_save
 
 CODE = {
     f"{letter}{rank}": s * 5 + rank - 1
@@ -48,6 +49,8 @@ class Decision:
 
     action: Action
     reason: str
+    # Where it took the safe reading of a card of its own, for the game's history (safe.py).
+    safe: SafeReading | None = None
 
 
 class Turn:
@@ -644,4 +647,6 @@ def choose(view: dict) -> Action:
 
 
 def decide(view: dict) -> Decision:
-    return Turn(view).decide()
+    turn = Turn(view)
+    decision = turn.decide()
+    return replace(decision, safe=play_or_save(turn, decision.action))

@@ -20,6 +20,7 @@ from games.engine.cards import identity_name
 from .level1 import LAST_FUSE, MISPLAY, Decision, Turn, _bits, _names
 from .notes import Notes, Reading, rank_of
 from .notes2 import Notes2
+from .safe import SAVE, WAITS, at, play_or_save, waited_on
 
 # A 5 Stall is worth a clue only where a discard is not (the Early Game, 8 tokens).
 STALL_VALUE = 0.05
@@ -48,9 +49,10 @@ class Turn2(Turn):
         else:
             decision = super().decide()
         caution = self.safe_reading(decision.action)
+        safe = self.safe or play_or_save(self, decision.action)
         if caution:
-            return Decision(decision.action, f"{decision.reason}. {caution}")
-        return decision
+            return Decision(decision.action, f"{decision.reason}. {caution}", safe)
+        return Decision(decision.action, decision.reason, safe)
 
     def committed_play(self) -> int | None:
         """A card of its own that a finesse or a prompt asks it to play now, when it can: the
@@ -70,6 +72,7 @@ class Turn2(Turn):
         does not play it (said beside whatever move it makes)."""
         notes: Notes2 = self.notes
         played = action.card_id if isinstance(action, Play) else None
+        self.safe = None  # (and in structure, for the game's history: safe.py)
         for cid in self.own:
             note = notes.notes[cid]
             if cid == played or not note.gotten:
@@ -88,6 +91,7 @@ class Turn2(Turn):
                 )
                 who = " and ".join(whom) or "another player"
                 if direct:
+                    self.safe = at(self, cid, WAITS, waited_on(notes, cid))
                     return (
                         f"Slot {slot} may be {_names(direct)} or {_names(waiting)} (a finesse "
                         f"on {who} still to come): the safe reading waits for {who} first"
@@ -96,6 +100,7 @@ class Turn2(Turn):
             if cid in notes.stalled and not self.known_playable(cid):
                 since = len(self.view["history"]) - note.turn
                 if 0 < since <= self.players:
+                    self.safe = at(self, cid, SAVE)
                     return (
                         f"Slot {slot} was clued 5 off chop in the Early Game: a 5 Stall, "
                         "read as a save, not as a play clue"
