@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0017_seat_bot_level"),
+        ("games", "0018_turn_analysis"),
     ]
 
     operations = [
