@@ -16,7 +16,7 @@ from games.services import lobby, play
 from games.services.replays import game_record
 
 LEVELS = pytest.mark.parametrize("level", hgroup.LEVELS)
-REFUSAL = "Choose the H-Group bot's level: 1, 2, 3."
+REFUSAL = "Choose the H-Group bot's level: 1, 2, 3, 4, 5."
 
 
 def open_game(creator, players: int = 3) -> Game:
@@ -50,7 +50,7 @@ def test_the_creator_seats_an_hgroup_bot_at_a_level(alice, level):
     assert (freed.is_bot, freed.bot_kind, freed.bot_level) == (False, BotKind.HOUSE, None)
 
 
-@pytest.mark.parametrize("level", [None, 0, 4, 99, -1])
+@pytest.mark.parametrize("level", [None, 0, 6, 99, -1])
 def test_a_level_that_does_not_exist_is_refused_and_changes_nothing(alice, level):
     game = open_game(alice)
     lobby.set_bot(game.pk, alice, 2, True, BotKind.EXPERT)
@@ -113,7 +113,7 @@ def test_the_waiting_room_seats_an_hgroup_bot_at_a_level(client, alice, level):
     assert f"Seat 3: H-Group bot, level {other}" in page
 
 
-@pytest.mark.parametrize("level", ["", "two", "4", "0"])
+@pytest.mark.parametrize("level", ["", "two", "6", "0"])
 def test_the_waiting_room_refuses_a_bad_level(client, alice, level):
     game = open_game(alice)
     client.force_login(alice)
@@ -153,7 +153,7 @@ def test_the_waiting_room_offers_the_levels_in_german_and_french(
         {"position": 2, "bot": "yes", "kind": "hgroup", "level": "9"},
         follow=True,
     )
-    refusal = {"de": "Wähle die Stufe des H-Group-Bots: 1, 2, 3.", "fr": "Choisis le niveau"}
+    refusal = {"de": "Wähle die Stufe des H-Group-Bots: 1, 2, 3, 4, 5.", "fr": "Choisis le niveau"}
     assert refusal[language] in unescape(response.content.decode())
 
 
