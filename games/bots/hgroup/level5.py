@@ -7,6 +7,7 @@ and ambiguous finesses) and level 5's moves:
 - **Layered finesses**, given: a play clue whose connecting card sits on another player's
   finesse positions behind cards that play first is worth the blind plays it gets; the
   finessed player (at level 5) blind-plays on until the card comes.
+- **No stomping on a layer**: no clue on a card a layered finesse will blind-play first.
 - **The Queued Finesse**: of its finessed cards, the one finessed first plays first.
 - **The Urgency Principle**: a blind play into a finesse or a prompt comes before anything
   but a save (level 2's rule), so that the others never wait in vain.
@@ -37,6 +38,29 @@ class Turn5(Turn4):
                     )
                     return self.clue_decision(save, why)
         return super().decide()
+
+    def value(self, twin, reading, target: int, option: dict, before: set[int]) -> float:
+        if self.layers() & set(option["touches"]):
+            # A card a layered finesse will blind-play on the way to the card it waits on:
+            # cluing it would stomp on the finesse (its player would no longer blind-play).
+            return -1.0
+        return super().value(twin, reading, target, option, before)
+
+    def layers(self) -> set[int]:
+        """The unclued cards left of a card a reading waits on in that player's hand."""
+        notes: Notes5 = self.notes
+        found = set()
+        for deps in notes.deps.values():
+            for chain in deps.values():
+                for seat, cid in chain:
+                    hand = notes.hands[seat]
+                    if cid not in hand:
+                        continue
+                    for other in hand[: hand.index(cid)]:
+                        note = notes.notes[other]
+                        if not note.gotten and not note.chop_moved:
+                            found.add(other)
+        return found
 
     def deferred(self, cid: int) -> bool:
         """Whether it has already let this blind play wait a turn (once only)."""
@@ -75,6 +99,8 @@ class Turn5(Turn4):
             for c in self.own
             if notes[c].finessed and not notes[c].clued and self.known_playable(c)
         ]
+        if play.card_id not in blind:
+            return play  # a last try in the final round, say
         # The finesses in the order they were given (docs: "The Queued Finesse").
         return Play(min(blind, key=lambda c: (notes[c].turn, self.own.index(c))))
 

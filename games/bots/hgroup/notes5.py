@@ -89,6 +89,8 @@ class Notes5(Notes4):
         if played in hand and needed in hand and hand.index(played) < hand.index(needed):
             # A layer of a layered finesse (clued since, maybe): the needed card comes next.
             return True
+        if note.finessed and not note.clued:
+            return True  # an older finesse played first (a queued finesse)
         # A clued card it took for the prompt (a hidden finesse): the finesse comes next.
         need = self.ident.get(needed)
         return need is None or bool(note.inferred >> need & 1)
