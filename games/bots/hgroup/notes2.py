@@ -41,6 +41,10 @@ class Notes2(Notes):
     SEEN_CHOP_PLAYS = True
     # Whether a clue may prompt its giver's own clued card (which the giver cannot see).
     GIVER_PROMPTS = True
+    # Level 5: any misplay of a clued card makes its giver doubted (not only its holder, or
+    # the giver of a clue that meant two things): a finesse of the viewer's own may rest on
+    # a reading of that clue.
+    DOUBT_GIVER_TOO = False
 
     def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
         # Set before the replay (the base class replays in its constructor).
@@ -490,7 +494,15 @@ class Notes2(Notes):
                 # player does not read these conventions (the house bot plays a clued card
                 # its own way), so their clues do not follow them either.
                 self.misread.add(seat)
-            elif gone.inferred >> ident & 1 and gone.by >= 0 and gone.by != self.me:
+                doubted = True
+            else:
+                doubted = False
+            allowed = gone.inferred >> ident & 1
+            if (
+                (self.DOUBT_GIVER_TOO or (allowed and not doubted))
+                and gone.by >= 0
+                and gone.by != self.me
+            ):
                 # The reading allowed the card it was, not playable yet, and its holder took
                 # it for another: the clue meant two things. Its giver is read for facts
                 # alone by this viewer, so that no blind play of its own rests on the

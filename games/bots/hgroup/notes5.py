@@ -32,6 +32,10 @@ from .notes4 import Notes4
 
 class Notes5(Notes4):
     level = 5
+    # Layered and hidden finesses lean on more blind plays: beside a house bot, whose clue
+    # looked like a finesse, a misplayed clued card casts doubt on that clue's giver (a
+    # strike-out beside house bots at 5 players, deck 4820438109364412618).
+    DOUBT_GIVER_TOO = True
 
     def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
         # Set before the replay (the base class replays in its constructor).
