@@ -43,6 +43,9 @@ class Notes5(Notes4):
         self._drawn_at: dict[int, int] = {}  # card id -> the turn it was drawn (not dealt)
         self._strikes = 0  # misplays so far
         self._deferring: int | None = None  # a giver whose save lets a blind play wait
+        # The card a layered finesse needs -> its player's finesse position (the first layer).
+        self._layer_of: dict[int, int] = {}
+        self._last_ident = -1
         super().__init__(view, literal)
 
     # -- the Layered Finesse: the needed card behind playable ones ---------------------------
@@ -53,7 +56,7 @@ class Notes5(Notes4):
         for seat in others:
             if seat in (giver, target):
                 continue
-            skip, layers = set(used), 0
+            skip, layers, first = set(used), 0, None
             while True:
                 cid = self.finesse_position(seat, skip)
                 seen = None if cid is None else self.ident.get(cid)
@@ -61,11 +64,13 @@ class Notes5(Notes4):
                     break
                 if seen == need:
                     if layers:
+                        self._layer_of[cid] = first
                         return seat, cid, need, "finesse"
                     break
                 if not self.playable(seen):
                     break  # a card that does not play first hides nothing
                 layers += 1
+                first = cid if first is None else first
                 skip.add(cid)
         return None
 
@@ -80,6 +85,26 @@ class Notes5(Notes4):
             return super()._clue(entry)
         finally:
             self._deferring = None
+
+    def _read_focus(
+        self, giver: int, target: int, focus: int, on_chop: bool, entry: dict, retouch: bool
+    ):
+        self._layer_of = {}
+        reading = super()._read_focus(giver, target, focus, on_chop, entry, retouch)
+        for deep, first in self._layer_of.items():
+            note = self.notes[deep]
+            if note.finessed and not note.clued and note.turn == self.turn:
+                # Mark the card its player will blind-play (who cannot see either): the
+                # finesse position, as that player takes it, so that every reader's later
+                # finesse positions agree with that player's; the finesse moves on to the
+                # next one when it shows another card (_move_finesse).
+                layer = self.notes[first]
+                layer.finessed, layer.inferred, layer.claim = True, note.inferred, note.claim
+                layer.turn, layer.by = note.turn, note.by
+                note.finessed, note.claim = False, None
+                note.inferred = note.mask
+        self._layer_of = {}
+        return reading
 
     def _still_coming(self, seat: int, played: int | None, needed: int) -> bool:
         if played is None:
@@ -104,8 +129,11 @@ class Notes5(Notes4):
         # layered finesse, so the readings that wait on that player's deeper card are the
         # ones (docs: "Bob knows that Cathy must have been trying to blind-play a red 1").
         played = self._last[1] if self._last is not None else None
-        if played is None or played.clued or played.finessed:
+        if played is None or played.clued:
             return
+        shown = self._last_ident
+        if played.finessed and (played.claim is None or played.claim[1] >> shown & 1):
+            return  # a blind play some reading asked for, and it was that card
         keep = sum(1 << i for i, chain in deps.items() if any(s == seat for s, _ in chain))
         if note.inferred & keep:
             note.inferred &= keep
@@ -171,6 +199,7 @@ class Notes5(Notes4):
         placed = entry["type"] == "play" and entry["placed"]
         self._strikes += entry["type"] == "play" and not entry["placed"]
         self._last = None if note is None else (cid, note.clone(), placed)
+        self._last_ident = self._ident_of(entry)
         if placed and note is not None and note.claim is not None:
             ident = self._ident_of(entry)
             wanted = note.claim[1] & ~(1 << ident)
