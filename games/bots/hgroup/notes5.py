@@ -120,6 +120,8 @@ class Notes5(Notes4):
             return True
         if note.finessed and not note.clued:
             return True  # an older finesse played first (a queued finesse)
+        if any(c == played and idents for (_, c), idents in self._played_in.items()):
+            return True  # a card another reading waited on: a queued finesse, played first
         # A clued card it took for the prompt (a hidden finesse): the finesse comes next.
         need = self.ident.get(needed)
         return need is None or bool(note.inferred >> need & 1)
