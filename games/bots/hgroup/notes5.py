@@ -208,7 +208,14 @@ class Notes5(Notes4):
             wanted = sum(1 << i for i in bits(wanted) if not self.dead(i) and i != ident)
             blind = note.finessed and not note.clued
             prompted = note.clued and cid in self.committed
-            if not note.claim[1] >> ident & 1 and wanted and (blind or prompted):
+            # A prompt may simply have meant another of its clued cards (two clued 1s, say).
+            other_may = any(
+                self.notes[c].clued and self.notes[c].inferred & wanted
+                for c in self.hands[seat]
+                if c != cid
+            )
+            hidden = prompted and not other_may
+            if not note.claim[1] >> ident & 1 and wanted and (blind or hidden):
                 self._move_finesse(seat, cid, note, wanted)
         super()._play_or_discard(entry)
         self._last = None
