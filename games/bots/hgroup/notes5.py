@@ -5,15 +5,19 @@ level 4's.
   (each playable now) on the finessed player's finesse positions. The other players wait
   while that player blind-plays them one after the other; the finessed player, whose blind
   play was a playable card but not the one the clue needed, blind-plays its next finesse
-  position on its next turn (the finesse moves on to it).
+  position on its next turn (the finesse moves on to it). Every reader marks the first
+  layer as the finessed card, as that player (who cannot see it) does, so that later
+  finesse positions agree; a player's play of a layer, clued since or not, keeps the wait.
 - **The Clandestine Finesse**: a layered finesse whose first blind play connects to the
   clue too. The clue's receiver does not take that blind play for the proof of its card
   while the finessed player may still be on its way to a deeper card: it gives it a turn.
 - **The Hidden Finesse**: a prompted clued card that plays but is not the card the prompt
   needed: the finesse was hidden behind it, and the prompted player blind-plays its
-  finesse position next. The others keep waiting meanwhile.
+  finesse position of the prompt's time next (unless another clued card of its may be the
+  one: two clued 1s). The others keep waiting meanwhile.
 - **The Queued Finesse**: a player finessed twice plays into the finesses in order, the
   earliest first (level5.py); a finessed card moves the finesse position on, as before.
+  A blind play another reading waited on keeps the others waiting (played first).
 - **The Urgency Principle**: a finessed player blind-plays at once, unless it gives a clue
   on the next player's chop (a save that cannot wait): it is given another turn.
 - **The Ambiguous Finesse** (resting on the Urgency Principle): a player who could have
