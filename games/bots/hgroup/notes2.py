@@ -231,6 +231,8 @@ class Notes2(Notes):
                 seen = self.ident.get(cid) if seat not in (self.me, target, giver) else None
                 if seen == need or (seen is None and self.known_as(cid) == need):
                     return seat, cid, need, "known"
+                if self._promised(cid, need):
+                    return seat, cid, need, "known"
         others = [s for s in order if s != self.me]
         for seat in others:  # prompts before finesses
             if seat == giver and not self.GIVER_PROMPTS:
@@ -353,6 +355,11 @@ class Notes2(Notes):
         for cid, note in self.notes.items():
             if note.waiting and cid not in self.deps:
                 note.waiting = {}
+
+    def _promised(self, cid: int, need: int) -> bool:
+        """Whether a blind play its holder will make delivers ``need`` though the card is
+        another (level 5: the first layer of a layered finesse)."""
+        return False
 
     def _layered(
         self, need: int, giver: int, target: int, used: set[int], others: list[int]

@@ -110,6 +110,19 @@ class Notes5(Notes4):
         self._layer_of = {}
         return reading
 
+    def _promised(self, cid: int, need: int) -> bool:
+        # The first layer of a layered finesse, marked for the card it leads to: its holder
+        # blind-plays on until that card comes, so a later clue counts on it (not a second
+        # finesse on the card behind).
+        note = self.notes[cid]
+        return (
+            note.finessed
+            and not note.clued
+            and note.claim is not None
+            and note.claim[1] == 1 << need
+            and self.ident.get(cid) != need
+        )
+
     def _still_coming(self, seat: int, played: int | None, needed: int) -> bool:
         if played is None:
             return seat == self._deferring
