@@ -57,15 +57,26 @@ class Turn2(Turn):
     def committed_play(self) -> int | None:
         """A card of its own that a finesse or a prompt asks it to play now, when it can: the
         player whose clued card waits on it drops that reading if it does anything else."""
+        candidates = self.committed_candidates()
+        return self.first_committed(candidates) if candidates else None
+
+    def committed_candidates(self) -> list[int]:
+        """Its cards known playable that a finesse or a prompt asks it to play, left first."""
         notes: Notes2 = self.notes
         waited = {c for deps in notes.deps.values() for chain in deps.values() for _, c in chain}
-        for cid in self.own:
-            note = notes.notes[cid]
-            if not self.known_playable(cid):
-                continue
-            if (note.finessed and not note.clued) or cid in waited or cid in notes.committed:
-                return cid
-        return None
+        return [
+            cid
+            for cid in self.own
+            if self.known_playable(cid)
+            and (
+                (notes.notes[cid].finessed and not notes.notes[cid].clued)
+                or cid in waited
+                or cid in notes.committed
+            )
+        ]
+
+    def first_committed(self, candidates: list[int]) -> int:
+        return candidates[0]
 
     def safe_reading(self, action: Action) -> str:
         """Where a card of its own could be read two ways and it took the safe one: why it

@@ -110,6 +110,16 @@ class Turn3(Turn2):
         clue = Clue(option["target"], colour=option.get("colour"), rank=option.get("rank"))
         return self.clue_decision(clue, "")
 
+    def first_committed(self, candidates: list[int]) -> int:
+        """Clued 1s in the documents' order among themselves: a prompt on a 1 goes to the 1
+        its holder plays first (``Notes3._prompt``), and at level 4 the others read a 1
+        played out of that order as an Order Chop Move."""
+        first = candidates[0]
+        ones = [c for c in candidates if self._is_one(c) and self.notes.notes[c].clued]
+        if first in ones:
+            return self.notes.play_order(self.me, ones)[0]
+        return first
+
     def _gotten(self) -> set[int]:
         return {cid for cid, note in self.notes.notes.items() if note.gotten}
 

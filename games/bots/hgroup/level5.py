@@ -67,24 +67,11 @@ class Turn5(Turn4):
         since = self.view["history"][self.notes.notes[cid].turn + 1 :]
         return any(entry["seat"] == self.me for entry in since)
 
-    def committed_play(self) -> int | None:
-        """Level 2's committed play, the finesses in the order they were given."""
-        first = super().committed_play()
-        if first is None:
-            return None
-        notes: Notes5 = self.notes
-        waited = {c for deps in notes.deps.values() for chain in deps.values() for _, c in chain}
-        candidates = [
-            cid
-            for cid in self.own
-            if self.known_playable(cid)
-            and (
-                (notes.notes[cid].finessed and not notes.notes[cid].clued)
-                or cid in waited
-                or cid in notes.committed
-            )
-        ]
-        return min(candidates, key=lambda c: (notes.notes[c].turn, self.own.index(c)))
+    def first_committed(self, candidates: list[int]) -> int:
+        """The finesses in the order they were given; clued 1s in level 3's order among
+        themselves (the others read a 1 played out of that order as an Order Chop Move)."""
+        order = self.notes.play_order(self.me, candidates)
+        return min(candidates, key=lambda c: (self.notes.notes[c].turn, order.index(c)))
 
     def best_play(self) -> Action | None:
         play = super().best_play()

@@ -41,6 +41,9 @@ class Notes2(Notes):
     SEEN_CHOP_PLAYS = True
     # Whether a clue may prompt its giver's own clued card (which the giver cannot see).
     GIVER_PROMPTS = True
+    # Level 3: a play clue's prompts on the receiver's own clued cards are noted by the
+    # receiver (``_mark_self_prompts``); level 2 keeps its figures as they were measured.
+    SELF_PROMPTS = False
     # Level 5: any misplay of a clued card makes its giver doubted (not only its holder, or
     # the giver of a clue that meant two things): a finesse of the viewer's own may rest on
     # a reading of that clue.
@@ -106,6 +109,8 @@ class Notes2(Notes):
             if self.self_pass and reading.play:
                 self.last_self = True
                 self._mark_self_finesse(giver, target, focus, reading)
+            if self.SELF_PROMPTS and target == self.me and reading.kind == "play":
+                self._mark_self_prompts(giver, focus, reading)
             self._record_deps(giver, target, focus)
             if target == self.me and reading.kind == "play" and focus in self.deps:
                 self.origin[focus] = (giver, target, candidates)
@@ -174,6 +179,29 @@ class Notes2(Notes):
             self.self_finessed.add(cid)
         if chains:
             self.chains[focus] = chains
+
+    def _mark_self_prompts(self, giver: int, focus: int, reading: Reading) -> None:
+        """The viewer's clued cards a play clue of its own prompts: a card every reading
+        prompts is one of the cards they need, and once a prompted card is shown, the
+        readings that needed another card there go (as a self-finesse's do). Without this,
+        a 2 clued behind the viewer's own unknown 1s stayed any 2 after its 1 was shown, and
+        a later clue counting on that 2 waited forever."""
+        prompts: dict[int, list[tuple[int, int]]] = {}
+        for ident in bits(reading.play & self.notes[focus].inferred):
+            links = self.connect(ident, giver, self.me, focus=focus) or []
+            prompts[ident] = [
+                (cid, need) for seat, cid, need, how in links if seat == self.me and how == "prompt"
+            ]
+        if not any(prompts.values()):
+            return
+        chains = self.chains.setdefault(focus, {})
+        for ident, chain in prompts.items():
+            chains.setdefault(ident, []).extend(chain)
+        everywhere = set.intersection(*({cid for cid, _ in c} for c in prompts.values()))
+        for cid in everywhere:
+            needs = sum({1 << need for c in prompts.values() for card, need in c if card == cid})
+            if self.notes[cid].inferred & needs:
+                self.notes[cid].inferred &= needs
 
     def _record_deps(self, giver: int, target: int, focus: int) -> None:
         note = self.notes[focus]

@@ -19,13 +19,14 @@ from __future__ import annotations
 from games.engine import clue_touch_mask, dealt_hands
 
 from .notes import Notes, Reading, bits, rank_of
-from .notes2 import Notes2
+from .notes2 import Notes2, _WrongPrompt
 
 
 class Notes3(Notes2):
     level = 3
     # A giver cannot know which of its clued cards a clue would prompt: it prompts none.
     GIVER_PROMPTS = False
+    SELF_PROMPTS = True
 
     def __init__(self, view: dict, literal: frozenset[int] | None = None) -> None:
         # Set before the replay (the base class replays in its constructor).
@@ -84,6 +85,9 @@ class Notes3(Notes2):
         seen = self.ident.get(first) if seat != self.me else None
         if seen is None or seen == need:
             return seat, first, need, "prompt"
+        note = self.notes[first]
+        if note.clued and not note.finessed and self._giving:
+            raise _WrongPrompt  # its holder would play that 1 for it (as level 2's prompt)
         return None
 
     # -- reading a clue -------------------------------------------------------------------
