@@ -49,6 +49,7 @@ class Notes5(Notes4):
         self._deferring: int | None = None  # a giver whose save lets a blind play wait
         # The card a layered finesse needs -> its player's finesse position (the first layer).
         self._layer_of: dict[int, int] = {}
+        self.last_layered = False  # whether the last clue read was a layered finesse
         self._last_ident = -1
         super().__init__(view, literal)
 
@@ -85,6 +86,7 @@ class Notes5(Notes4):
         # that could not wait; a finessed giver is given another turn to blind-play.
         urgent = target == (giver + 1) % self.players and chop in entry["touched"]
         self._deferring = giver if urgent else None
+        self.last_layered = False
         try:
             return super()._clue(entry)
         finally:
@@ -95,6 +97,7 @@ class Notes5(Notes4):
     ):
         self._layer_of = {}
         reading = super()._read_focus(giver, target, focus, on_chop, entry, retouch)
+        self.last_layered = bool(self._layer_of)
         for deep, first in self._layer_of.items():
             note = self.notes[deep]
             if note.finessed and not note.clued and note.turn == self.turn:

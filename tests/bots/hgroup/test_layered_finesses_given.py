@@ -1,0 +1,34 @@
+"""Where level 5 gives a layered finesse (issue 30): at 2 and 3 players, as the documents'
+example; at 4 and 5 it reads them but does not give them, since the other players' clues
+land on the cards a layered finesse digs through (bench figures in level5.py)."""
+
+from tests.bots.hgroup.test_level5_positions import At5
+
+LAYERED = {("clue", "Bob", "red"), ("clue", "Bob", 2)}
+
+
+def test_at_three_players_the_documents_layered_finesse_is_given():
+    # docs/level-5.mdx "The Layered Finesse" (test_level5_positions has it too): Bob's r2
+    # behind Cathy's b1 and r1.
+    p = At5(
+        [
+            ["y4", "g4", "w4", "y3", "g3"],
+            ["r2", "y4", "g4", "w3", "b3"],
+            ["b1", "r1", "w4", "g3", "y3"],
+        ]
+    )
+    assert p.action("Alice") in LAYERED
+
+
+def test_at_four_players_it_is_read_but_not_given():
+    p = At5(
+        [
+            ["y4", "g4", "w4", "y3"],
+            ["r2", "y4", "g4", "w3"],
+            ["b1", "r1", "w4", "g3"],
+            ["y3", "g3", "b3", "w3"],
+        ]
+    )
+    assert p.action("Alice") not in LAYERED
+    p.clue("Alice", "Bob", "red")  # given by another player all the same: it is read
+    assert p.finessed("Donald", "Cathy", 1)  # the first layer, b1, as Cathy takes it
