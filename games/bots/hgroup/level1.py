@@ -508,6 +508,17 @@ class Turn:
         new = [c for c in touched if c not in before]
         before_chop = notes.chop(target)
         trash = notes.trash_mask()
+        # No misplay: no touched card may look playable to its holder unless it is. First,
+        # so that a stall at 8 clue tokens never picks a clue that makes a card misplay over
+        # one that only breaks good touch (both were -1 before).
+        after_trash = twin.trash_mask()
+        for cid in twin.hands[target]:
+            if cid not in touched:
+                continue
+            live = twin.notes[cid].inferred & ~after_trash
+            ident = notes.ident[cid]
+            if live and all(twin.playable(i) for i in _bits(live)) and not notes.playable(ident):
+                return MISPLAY
         # Good touch: no trash, no copy of a card gotten anywhere, no two copies at once.
         taken = notes.gotten_visible((self.me,))
         for cid in self.own:
@@ -520,15 +531,6 @@ class Turn:
             if trash >> ident & 1 or taken >> ident & 1 or seen >> ident & 1:
                 return -1.0
             seen |= 1 << ident
-        # No misplay: no touched card may look playable to its holder unless it is.
-        after_trash = twin.trash_mask()
-        for cid in twin.hands[target]:
-            if cid not in touched:
-                continue
-            live = twin.notes[cid].inferred & ~after_trash
-            ident = notes.ident[cid]
-            if live and all(twin.playable(i) for i in _bits(live)) and not notes.playable(ident):
-                return MISPLAY
         if not new:
             return self.retouch_value(twin, target, touched)
         if reading.kind == "literal":
