@@ -3,7 +3,8 @@
 Level 2's turn with level 3's reading of the table (``Notes3``: fix clues, stop clues, the
 Sarcastic Discard) and level 3's moves:
 
-- **A Sarcastic Discard** before anything but a save: a clued card of its own that it knows
+- **A Sarcastic Discard** before anything but a save or a play a finesse or a prompt asks
+  of it: a clued card of its own that it knows
   to be a card another player holds clued is discarded, which tells that player their card
   is it (and gains a clue token).
 - **Fix clues** before its own play (docs: "violations of Good Touch Principle should be
@@ -34,7 +35,9 @@ class Turn3(Turn2):
     # -- the turn -------------------------------------------------------------------------
 
     def decide(self) -> Decision:
-        if not self.save_is_due():
+        # A blind play or a prompt it owes comes first: the player whose clued card waits on
+        # it reads anything else as "that card was not meant" (Turn2.committed_play).
+        if not self.save_is_due() and self.committed_play() is None:
             sarcastic = self.sarcastic_discard()
             if sarcastic is not None:
                 return sarcastic

@@ -569,6 +569,9 @@ class Notes:
 
     def apply_clue(self, target: int, option: dict) -> Reading | None:
         """Read a clue the viewer might give (the notes change: use on a copy)."""
+        # The clue would be the next entry of the history: the cards it touches are new on
+        # that turn, not on the last one (a card clued last turn is not "this clue's").
+        self.turn = len(self.readings)
         entry = {
             "seat": self.me,
             "target": target,

@@ -257,6 +257,8 @@ class Notes2(Notes):
                 # The target cannot see its own cards, nor can the giver: there, only what
                 # its holder knows counts (a giver does not lean on a card it cannot see).
                 seen = self.ident.get(cid) if seat not in (self.me, target, giver) else None
+                if seen == need and self._giving and not self._holder_knows(cid, need):
+                    continue  # its holder would take the clue for a prompt (below)
                 if seen == need or (seen is None and self.known_as(cid) == need):
                     return seat, cid, need, "known"
                 if self._promised(cid, need):
@@ -298,6 +300,12 @@ class Notes2(Notes):
             if cid is not None:
                 return self.me, cid, need, "finesse"
         return None
+
+    def _holder_knows(self, cid: int, need: int) -> bool:
+        """Whether a clued card the viewer sees to be ``need`` is one its holder will play
+        as ``need`` unprompted. If not, a clue that counts on it is a prompt to its holder,
+        who plays the leftmost clued card that may be ``need``: maybe another."""
+        return not self.notes[cid].clued or self.known_as(cid) == need
 
     def _prompt(self, seat: int, need: int, used: set[int]) -> tuple[int, int, int, str] | None:
         """As level 1; but in a clue the viewer considers giving, where the holder's
