@@ -525,6 +525,9 @@ class Turn:
             known = notes.known_as(cid)
             if notes.notes[cid].gotten and known is not None:
                 taken |= 1 << known
+        # A card a reading not yet settled waits on (Bob's own clued card may need it as
+        # a blind play) may be gotten already: another copy is not clued meanwhile.
+        taken |= notes.waited_on()
         seen = 0
         for cid in new:
             ident = notes.ident[cid]

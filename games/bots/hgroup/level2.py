@@ -76,7 +76,17 @@ class Turn2(Turn):
         ]
 
     def first_committed(self, candidates: list[int]) -> int:
-        return candidates[0]
+        return self.blind_first(candidates)[0]
+
+    def blind_first(self, candidates: list[int]) -> list[int]:
+        """The blind plays first (a stable sort): the player a finesse's clue went to
+        reads any other move, a clued card's play included, as "no finesse on that
+        player", while a clued card its holder knows can wait a turn."""
+        return sorted(candidates, key=lambda c: not self.is_blind(c))
+
+    def is_blind(self, cid: int) -> bool:
+        note = self.notes.notes[cid]
+        return note.finessed and not note.clued
 
     def safe_reading(self, action: Action) -> str:
         """Where a card of its own could be read two ways and it took the safe one: why it

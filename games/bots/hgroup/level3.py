@@ -117,6 +117,7 @@ class Turn3(Turn2):
         """Clued 1s in the documents' order among themselves: a prompt on a 1 goes to the 1
         its holder plays first (``Notes3._prompt``), and at level 4 the others read a 1
         played out of that order as an Order Chop Move."""
+        candidates = self.blind_first(candidates)
         first = candidates[0]
         ones = [c for c in candidates if self._is_one(c) and self.notes.notes[c].clued]
         if first in ones:

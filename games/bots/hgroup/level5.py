@@ -77,10 +77,14 @@ class Turn5(Turn4):
         return any(entry["seat"] == self.me for entry in since)
 
     def first_committed(self, candidates: list[int]) -> int:
-        """The finesses in the order they were given; clued 1s in level 3's order among
-        themselves (the others read a 1 played out of that order as an Order Chop Move)."""
+        """Blind plays first (``blind_first``), the finesses in the order they were given;
+        clued 1s in level 3's order among themselves (the others read a 1 played out of
+        that order as an Order Chop Move)."""
         order = self.notes.play_order(self.me, candidates)
-        return min(candidates, key=lambda c: (self.notes.notes[c].turn, order.index(c)))
+        return min(
+            candidates,
+            key=lambda c: (not self.is_blind(c), self.notes.notes[c].turn, order.index(c)),
+        )
 
     def best_play(self) -> Action | None:
         play = super().best_play()

@@ -199,6 +199,18 @@ class Notes:
             return live.bit_length() - 1
         return None
 
+    def waited_on(self) -> int:
+        """Identities of the cards the viewer sees that a reading not yet settled waits on
+        (a blind play or a prompt one way of reading a clue needs): maybe gotten already."""
+        mask = 0
+        for hand in self.hands:
+            for cid in hand:
+                for deps in self.notes[cid].waiting.values():
+                    for other in deps.values():
+                        if other in self.ident:
+                            mask |= 1 << self.ident[other]
+        return mask
+
     def gotten_visible(self, exclude: tuple[int, ...]) -> int:
         """Identities of gotten cards the viewer sees, outside the seats ``exclude``."""
         mask = 0

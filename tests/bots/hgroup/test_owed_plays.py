@@ -7,11 +7,16 @@ position on the real engine.
 - A giver does not count on a clued card it sees is the one needed when the card's holder
   does not know it: the holder takes the clue for a prompt and plays its leftmost clued card
   that may be the one needed, maybe another (seed 18, game 104: 11 before, 23 after).
+- A finessed player blind-plays before playing a clued card another clue waits on (seed 20,
+  game 4, level 5: 13 before, 25 after).
+- A player whose clued card may wait on a finesse does not clue another copy of the
+  finessed card: it may be gotten already (seed 20, game 23: 12 before, 24 after).
 """
 
 import pytest
 
 from tests.bots.hgroup.positions import Position
+from tests.bots.hgroup.test_prompts_on_clued_1s import Drawn
 
 
 @pytest.mark.parametrize("level", [3, 4, 5])
@@ -57,3 +62,50 @@ def test_no_clue_counts_on_a_card_its_holder_does_not_know(level):
     # Why: given that clue, Bob plays his r2.
     p.clue("Alice", "Cathy", "white")
     assert p.action("Bob") == ("play", 2)
+
+
+@pytest.mark.parametrize("level", [2, 3, 4, 5])
+def test_no_copy_of_a_card_a_finesse_may_have_gotten_is_clued(level):
+    # Alice clues Cathy's 1s (b1 slot 2, w1 slot 5), Bob her w2 and w1 (white), which she
+    # plays; she draws b2. Alice clues Bob's blue b3 (slot 5) and b4: b3 through Cathy's
+    # b1 (a prompt) and a finesse on her b2 -- or, as Bob sees it, b2 through the prompt
+    # alone. Either way, Alice's b2 is a copy of a card already gotten: Bob does not clue it.
+    p = Drawn(
+        [
+            ["r3", "g4", "r4", "b2", "b4"],
+            ["y1", "g3", "b4", "r2", "b3"],
+            ["r4", "b1", "y3", "w2", "w1"],
+        ],
+        draws=["b2"],
+        level=level,
+    )
+    p.clue("Alice", "Cathy", 1)
+    p.clue("Bob", "Cathy", "white")
+    p.play("Cathy", 5)
+    p.clue("Alice", "Bob", "blue")
+    assert p.state.card(p.card("Cathy", 1)).code == "B2"
+    assert p.action("Bob") not in {("clue", "Alice", 2), ("clue", "Alice", "blue")}
+
+
+@pytest.mark.parametrize("level", [2, 3, 4, 5])
+def test_a_blind_play_comes_before_a_clued_card_a_clue_waits_on(level):
+    # Alice clues Bob's g1; Bob discards and draws r1 (his finesse position); Cathy clues
+    # Alice's g2 (after Bob's g1); Alice clues Cathy's r2: a finesse on Bob's r1. Both of
+    # Bob's plays are owed, but Cathy reads anything but the blind play as "no finesse"
+    # and would play her r2 as r1, while Alice's g2 waits for the g1 whenever it comes
+    # (seed 20, game 4, level 5: 13 before, 25 after).
+    p = Drawn(
+        [
+            ["g2", "y3", "w3", "b3", "y4"],
+            ["w4", "g1", "b4", "y4", "w3"],
+            ["r2", "b4", "w4", "y3", "b3"],
+        ],
+        draws=["r1"],
+        level=level,
+    )
+    p.clue("Alice", "Bob", "green")
+    p.discard("Bob", 5)
+    p.clue("Cathy", "Alice", "green")
+    p.clue("Alice", "Cathy", "red")
+    assert p.state.card(p.card("Bob", 1)).code == "R1"
+    assert p.action("Bob") == ("play", 1)
