@@ -274,6 +274,8 @@ class Notes2(Notes):
             if seat not in (giver, target):
                 cid = self.finesse_position(seat, used)
                 if cid is not None and self.ident.get(cid) == need:
+                    if self._giving and self._target_holds_it(target, need, used):
+                        raise _WrongPrompt
                     return seat, cid, need, "finesse"
         link = self._layered(need, giver, target, used, others)
         if link is not None:
@@ -300,6 +302,13 @@ class Notes2(Notes):
             if cid is not None:
                 return self.me, cid, need, "finesse"
         return None
+
+    def _target_holds_it(self, target: int, need: int, used: set[int]) -> bool:
+        """Whether the receiver's own finesse position holds ``need``: the finessed player,
+        who sees it there and not its own card, may take the clue for a self-finesse on the
+        receiver and not blind-play, and the receiver then reads no finesse at all."""
+        cid = self.finesse_position(target, used)
+        return cid is not None and self.ident.get(cid) == need
 
     def _holder_knows(self, cid: int, need: int) -> bool:
         """Whether a clued card the viewer sees to be ``need`` is one its holder will play

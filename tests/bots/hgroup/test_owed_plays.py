@@ -11,6 +11,9 @@ position on the real engine.
   game 4, level 5: 13 before, 25 after).
 - A player whose clued card may wait on a finesse does not clue another copy of the
   finessed card: it may be gotten already (seed 20, game 23: 12 before, 24 after).
+- A giver gives no finesse on a player who sees the card it needs on the receiver's own
+  finesse position: that player takes it for a self-finesse and does not blind-play
+  (seed 20, game 111, level 5: 13 before, 18 after).
 """
 
 import pytest
@@ -109,3 +112,22 @@ def test_a_blind_play_comes_before_a_clued_card_a_clue_waits_on(level):
     p.clue("Alice", "Cathy", "red")
     assert p.state.card(p.card("Bob", 1)).code == "R1"
     assert p.action("Bob") == ("play", 1)
+
+
+@pytest.mark.parametrize("level", [2, 3, 4, 5])
+def test_no_finesse_its_player_takes_for_the_receivers_self_finesse(level):
+    # Bob's y2 (slot 3) would be a finesse on Cathy's y1 (slot 1); but Cathy sees Bob's
+    # own y1 on his finesse position, not hers.
+    p = Position(
+        [
+            ["r3", "b3", "g3", "w3", "r4"],
+            ["y1", "r4", "y2", "b4", "g4"],
+            ["y1", "w4", "b3", "r3", "g3"],
+        ],
+        level=level,
+    )
+    assert p.action("Alice") not in {("clue", "Bob", 2)}
+    # Why: given that clue, Cathy does not blind-play her y1.
+    p.clue("Alice", "Bob", 2)
+    p.discard("Bob", 5)
+    assert p.action("Cathy") != ("play", 1)
