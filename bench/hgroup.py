@@ -5,6 +5,11 @@ beside the house bot, the cautious and saver partners and the scripted H-Group p
     nice -n 10 .venv/bin/python bench/hgroup.py --games 100                 # every row
     nice -n 10 .venv/bin/python bench/hgroup.py --games 40 --games-at 3=100 # 100 at 3 players
     nice -n 10 .venv/bin/python bench/hgroup.py --quick                     # a smoke run
+    nice -n 10 .venv/bin/python bench/hgroup.py --self-play --players 3 --games 200 \
+        --seed 21 22 23 --levels 2 5 --workers 2    # self-play only, on 600 decks
+
+With several --seed values, each row plays --games decks of each seed (the decks of one
+seed, then the next): a figure pooled over decks the code was never tuned on.
 
 Levels: every level of ``games.bots.hgroup.LEVELS`` when this runs (level 2 appears by
 itself once it exists). For each level and 2 to 5 players, the rows:
@@ -115,13 +120,17 @@ def run_row(row: house.Row, seeds: list[int], workers: int) -> house.Row:
     return row
 
 
-def rows(levels: tuple[int, ...], players: tuple[int, ...]) -> list[house.Row]:
+def rows(
+    levels: tuple[int, ...], players: tuple[int, ...], self_play_only: bool = False
+) -> list[house.Row]:
     result = []
     for level in levels:
         bot = bot_name(level)
         for n in players:
             options = GameOptions(players=n)
             result.append(house.Row("self-play", options, (bot,)))
+            if self_play_only:
+                continue
             for partner in (*PARTNERS, person_name(level)):
                 result.append(house.Row("mixed", options, (bot, partner)))
     return result
@@ -178,7 +187,10 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true", help=f"{QUICK_GAMES} games per row: a smoke run"
     )
     parser.add_argument("--workers", type=int, default=1, help="processes")
-    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument(
+        "--seed", type=int, nargs="+", default=[17], help="deck seeds (several: pooled)"
+    )
+    parser.add_argument("--self-play", action="store_true", help="the self-play rows only")
     parser.add_argument("--players", type=int, nargs="*", default=list(PLAYERS))
     parser.add_argument(
         "--levels", type=int, nargs="*", default=None, help="default: every level there is"
@@ -188,19 +200,20 @@ def main(argv: list[str] | None = None) -> int:
     per_size = {} if args.quick else games_at(args.games_at)
     default = QUICK_GAMES if args.quick else args.games
     most = max([default, *per_size.values()])
-    seeds = house.deck_seeds(args.seed, most)
+    decks = {seed: house.deck_seeds(seed, most) for seed in args.seed}
     print(
         f"H-Group levels {', '.join(map(str, levels))}; {default} games per row"
+        + (" and seed" if len(args.seed) > 1 else "")
         + "".join(f", {g} at {p} players" for p, g in sorted(per_size.items()))
-        + f"; seed {args.seed}, {args.workers} worker(s)"
+        + f"; seed {', '.join(map(str, args.seed))}, {args.workers} worker(s)"
     )
     print()
     print("| " + " | ".join(HEADER) + " |")
     print("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     started = time.perf_counter()
-    for row in rows(levels, tuple(args.players)):
+    for row in rows(levels, tuple(args.players), args.self_play):
         games = per_size.get(row.options.players, default)
-        run_row(row, seeds[:games], args.workers)
+        run_row(row, [d for seed in args.seed for d in decks[seed][:games]], args.workers)
         level = int(row.seats[0].split()[1])
         print("| " + " | ".join(cells(level, row)) + " |", flush=True)
     print()

@@ -30,6 +30,8 @@ level 4's.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from .notes import Note, Notes, bits
 from .notes4 import Notes4
 
@@ -244,32 +246,53 @@ class Notes5(Notes4):
 
     def _move_finesse(self, seat: int, cid: int, note: Note, wanted: int) -> None:
         """``seat`` played ``cid`` for a card it was not (but that played): the card the
-        clue needed is on its next finesse position."""
+        clue needed is on its next finesse position, and each blind play asked of a
+        finesse position behind it moves one position on (docs/level-5: the layered
+        finesse; seed 19, game 130: a second finesse on the same player was left in place,
+        and that player blind-played the wrong card)."""
         # Its next finesse position of the clue's time: cards drawn since are not it.
         then = max(note.turn, note.claimed)
         later = {c for c in self.hands[seat] if self._drawn_at.get(c, -1) > then}
-        nxt = self.finesse_position(seat, {cid} | later)
-        if nxt is None:
+        hand = self.hands[seat]
+        right = hand[hand.index(cid) + 1 :] if cid in hand else []
+        behind = [
+            c
+            for c in right
+            if c not in later and self.notes[c].finessed and not self.notes[c].clued
+        ]
+        nxt = self.finesse_position(seat, {cid} | later | set(behind))
+        if nxt is None and not behind:
             return
-        moved = self.notes[nxt]
-        moved.finessed = True
-        moved.inferred = wanted & moved.mask or wanted
-        moved.claim = (note.claim[0], moved.inferred)
-        moved.turn, moved.by, moved.claimed = note.turn, note.by, note.claimed
+        order = [cid, *behind] + ([nxt] if nxt is not None else [])
+        moves = dict(pairwise(order))
+        # What each card was finessed as passes to the next: (identities, who claimed it,
+        # its turn, its giver, the turn it was claimed).
+        carried = (wanted, note.claim[0], note.turn, note.by, note.claimed)
+        for new in moves.values():
+            moved = self.notes[new]
+            claimer = moved.claim[0] if moved.claim else moved.by
+            kept = (moved.inferred, claimer, moved.turn, moved.by, moved.claimed)
+            want, claimer, turn, by, claimed = carried
+            moved.finessed = True
+            moved.inferred = want & moved.mask or want
+            moved.claim = (claimer, moved.inferred)
+            moved.turn, moved.by, moved.claimed = turn, by, claimed
+            carried = kept
         for deps in self.deps.values():
             for chain in deps.values():
                 for k, (s, c) in enumerate(chain):
-                    if c == cid:
-                        chain[k] = (s, nxt)
+                    if c in moves:
+                        chain[k] = (s, moves[c])
         for chains in self.chains.values():
             for chain in chains.values():
                 for k, (c, need) in enumerate(chain):
-                    if c == cid:
-                        chain[k] = (nxt, need)
-        if cid in self.committed or seat == self.me:
-            self.committed.add(nxt)
-        if cid in self.self_finessed:
-            self.self_finessed.add(nxt)
+                    if c in moves:
+                        chain[k] = (moves[c], need)
+        for old, new in moves.items():
+            if old in self.committed or seat == self.me:
+                self.committed.add(new)
+            if old in self.self_finessed:
+                self.self_finessed.add(new)
 
 
 __all__ = ["Notes", "Notes5"]
